@@ -1,0 +1,1 @@
+"""The action language: schema, validation, execution, undo/redo, engine deltas."""

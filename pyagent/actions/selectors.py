@@ -1,0 +1,460 @@
+"""Selector resolution: which elements a selector means, given the scene, the pose and memory."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pyagent.actions.state import SceneState
+from pyagent.model import OUTSIDE, Building, Element, Pose, Storey
+from pyagent.scenegraph import SceneGraph
+from pyagent.spatial import NEAR_M, NEXT_TO_M, SpatialIndex
+from pyagent.vocabulary import KIND_WORDS, class_ancestors, class_noun, plural
+
+DIRECTIONAL = ("in_front", "behind", "left", "right")
+SIDE_WORDS = {"in_front": "in front of you", "behind": "behind you", "left": "to your left", "right": "to your right"}
+# Classes never picked unless asked for by class: the spatial structure.
+STRUCTURE = ("IfcSite", "IfcBuilding", "IfcBuildingStorey", "IfcSpace")
+
+
+class SelectionError(Exception):
+    """The selector cannot be resolved; the message is for the user."""
+
+
+@dataclass
+class Context:
+    building: Building
+    graph: SceneGraph
+    spatial: SpatialIndex
+    state: SceneState
+    last_ids: list[str] = field(default_factory=list)
+    step_values: list[Any] = field(default_factory=list)
+
+    @property
+    def pose(self) -> Pose:
+        return self.state.pose
+
+    def user_storey(self) -> Storey | None:
+        return self.spatial.storey_of_point(float(self.pose.position[2]))
+
+    def user_room(self) -> str | None:
+        p = self.pose.position.copy()
+        storey = self.user_storey()
+        p[2] = (storey.elevation if storey else p[2] - 1.6) + 0.5
+        return self.graph.room_at(p)
+
+
+def noun_for(sel: dict[str, Any], n: int = 1, b: Building | None = None) -> str:
+    """A short noun phrase for what a selector asks for ("door", "windows", "sofas")."""
+    if sel.get("kind"):
+        return plural(sel["kind"], n)
+    classes = sel.get("class") or []
+    if classes:
+        return plural(class_noun(classes[0]), n)
+    if sel.get("name"):
+        return f"'{sel['name']}'"
+    return plural("element", n)
+
+
+def resolve_storey(b: Building, ctx: Context, spec: str) -> Storey:
+    s = spec.strip().lower()
+    storeys = b.storeys
+    if not storeys:
+        raise SelectionError("this building has no storeys")
+    ground = b.storey(b.ground_storey) or storeys[0]
+    mine = ctx.user_storey() or ground
+    if s in ("mine", "current", "this", "my"):
+        return mine
+    if s in ("ground", "ground floor", "first"):
+        return ground
+    if s in ("upper", "above", "up", "upstairs", "next"):
+        higher = [st for st in storeys if st.index > mine.index]
+        if s == "upper" and mine.index < ground.index + 1:
+            higher = [st for st in storeys if st.index > ground.index]
+        if not higher:
+            raise SelectionError(f"there is no storey above {mine.name}")
+        return higher[0]
+    if s in ("below", "down", "downstairs", "lower"):
+        lower = [st for st in storeys if st.index < mine.index]
+        if not lower:
+            raise SelectionError(f"there is no storey below {mine.name}")
+        return lower[-1]
+    if s in ("top", "highest", "last"):
+        return storeys[-1]
+    if s in ("lowest", "bottom", "basement"):
+        return storeys[0]
+    for st in storeys:
+        if s in (st.id.lower(), st.name.lower(), st.long_name.lower()):
+            return st
+    for st in storeys:
+        if s in st.name.lower() or (st.long_name and s in st.long_name.lower()):
+            return st
+    names = ", ".join(st.name for st in storeys)
+    raise SelectionError(f"there is no storey called '{spec}' (storeys: {names})")
+
+
+def resolve_room(b: Building, ctx: Context, spec: str) -> list[str]:
+    s = spec.strip().lower()
+    if s in ("mine", "here", "this", "current", "my"):
+        room = ctx.user_room()
+        if room is None:
+            raise SelectionError("you are not inside a room")
+        return [room]
+    spaces = b.spaces()
+    exact = [sp.id for sp in spaces if s in (sp.id.lower(), sp.name.lower(), sp.long_name.lower())]
+    if not exact:
+        exact = [sp.id for sp in spaces if s in sp.name.lower() or s in sp.long_name.lower()]
+    if not exact:
+        names = ", ".join(sorted({sp.label() for sp in spaces})) or "none"
+        raise SelectionError(f"there is no room called '{spec}' (rooms: {names})")
+    if len(exact) > 1:
+        # Same name in several places (duplex units): prefer the ones on the user's storey.
+        mine = ctx.user_storey()
+        local = [r for r in exact if mine and b.elements[r].storey == mine.id]
+        if local:
+            return local
+    return exact
+
+
+def _matches_kind(el: Element, kind: str) -> bool:
+    words = KIND_WORDS.get(kind.lower(), (kind.lower(),))
+    text = f"{el.name} {el.object_type} {el.type_name} {el.long_name}".lower()
+    return any(w in text for w in words)
+
+
+def _matches_name(el: Element, name: str) -> bool:
+    n = name.lower()
+    return n == el.id.lower() or any(n in t.lower() for t in (el.name, el.long_name, el.object_type, el.type_name))
+
+
+def element_value(el: Element, key: str) -> Any:
+    """A property, quantity or dimension of an element by an everyday key; None when it has none."""
+    k = key.strip().lower().replace(" ", "_")
+    aliases = {"tall": "height", "high": "height", "wide": "width", "deep": "depth", "thick": "depth",
+               "thickness": "depth", "long": "width", "length": "width", "size": "area", "floor_area": "area"}
+    k = aliases.get(k, k)
+    if k in ("height", "width", "depth"):
+        return el.dims.get(k)
+    if k in ("area", "volume", "perimeter", "surface_area"):
+        return el.quantities.get(k)
+    if k == "elevation":
+        return float(el.bbox_min[2])
+    if k == "name":
+        return el.label()
+    if k in ("class", "type"):
+        return el.type_name or el.ifc_class
+    if k == "material":
+        return ", ".join(el.materials) or None
+    if k in ("color", "colour"):
+        return list(el.color) if el.color else None
+    if k == "external":
+        return el.external
+    for pk, pv in el.properties.items():
+        if pk.lower() == key.lower() or pk.lower().endswith("." + key.lower()):
+            return pv
+    for pk, pv in el.properties.items():
+        if key.lower().replace(" ", "") in pk.lower().replace(" ", ""):
+            return pv
+    return None
+
+
+def _compare(value: Any, cmp: str, target: Any) -> bool:
+    if value is None:
+        return cmp == "ne"
+    if cmp == "contains":
+        return str(target).lower() in str(value).lower()
+    if isinstance(target, bool) or isinstance(value, bool):
+        same = bool(value) == bool(target) if isinstance(value, bool) else str(value).lower() == str(target).lower()
+        return same if cmp == "eq" else (not same if cmp == "ne" else False)
+    if isinstance(target, (int, float)) and isinstance(value, (int, float)):
+        v, t = float(value), float(target)
+        return {"eq": abs(v - t) < 1e-6, "ne": abs(v - t) >= 1e-6, "lt": v < t, "le": v <= t + 1e-9,
+                "gt": v > t, "ge": v >= t - 1e-9}[cmp]
+    same = str(value).lower() == str(target).lower()
+    return same if cmp == "eq" else (not same if cmp == "ne" else False)
+
+
+class Resolver:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.b = ctx.building
+        self.sp = ctx.spatial
+
+    # ---- entry point ----------------------------------------------------------------------
+    def resolve(self, sel: dict[str, Any], need_one: bool = False) -> list[str]:
+        rows = self._rows(sel)
+        if need_one and len(rows) > 1 and not sel.get("order") and not sel.get("ordinal"):
+            raise SelectionError(self._which_one(sel, rows))
+        return [self.sp.ids[r] for r in rows]
+
+    # ---- candidates -----------------------------------------------------------------------
+    def _base(self, sel: dict[str, Any]) -> np.ndarray:
+        ctx, b = self.ctx, self.b
+        explicit: list[str] | None = None
+        if "step" in sel:
+            i = sel["step"]
+            if i >= len(ctx.step_values):
+                raise SelectionError(f"step {i} has no result yet")
+            value = ctx.step_values[i]
+            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                raise SelectionError(f"step {i} did not return elements")
+            explicit = list(value)
+        ref = sel.get("ref")
+        if ref == "it":
+            if not ctx.last_ids:
+                raise SelectionError("I don't know what 'it' refers to yet: name or point at something first")
+            explicit = _intersect(explicit, ctx.last_ids)
+        elif ref == "selected":
+            if not ctx.state.selected:
+                raise SelectionError("nothing is selected: point at an element first")
+            explicit = _intersect(explicit, ctx.state.selected)
+        if "ids" in sel:
+            unknown = [g for g in sel["ids"] if g not in b.elements]
+            if unknown:
+                raise SelectionError(f"unknown element id {unknown[0]}")
+            explicit = _intersect(explicit, sel["ids"])
+        deleted = ctx.state.deleted
+        if explicit is not None:
+            return np.array([self.sp.index[g] for g in explicit if g in self.sp.index and g not in deleted], int)
+        wants_structure = any(c in STRUCTURE for c in sel.get("class") or [])
+        rows = [i for i, g in enumerate(self.sp.ids)
+                if g not in deleted and (wants_structure or b.elements[g].ifc_class not in STRUCTURE)]
+        return np.array(rows, int)
+
+    def _rows(self, sel: dict[str, Any]) -> np.ndarray:
+        ctx, b, sp = self.ctx, self.b, self.sp
+        rows = self._base(sel)
+        els = b.elements
+        ids = sp.ids
+        if sel.get("class"):
+            wanted = set(sel["class"])
+            rows = rows[[bool(wanted & class_ancestors(b.schema, els[ids[r]].ifc_class)) for r in rows]]
+        if sel.get("kind"):
+            rows = rows[[_matches_kind(els[ids[r]], sel["kind"]) for r in rows]]
+        if sel.get("name"):
+            rows = rows[[_matches_name(els[ids[r]], sel["name"]) for r in rows]]
+        if sel.get("storey"):
+            st = resolve_storey(b, ctx, sel["storey"])
+            rows = rows[[els[ids[r]].storey == st.id for r in rows]]
+        if sel.get("room"):
+            rooms = set(resolve_room(b, ctx, sel["room"]))
+            rows = rows[[bool(els[ids[r]].room in rooms or rooms & set(els[ids[r]].sides)) for r in rows]]
+        if "external" in sel:
+            want = bool(sel["external"])
+            rows = rows[[self._is_external(els[ids[r]]) == want for r in rows]]
+        for f in sel.get("where") or []:
+            rows = rows[[_compare(element_value(els[ids[r]], f["key"]), f["cmp"], f["value"]) for r in rows]]
+        pose_relative = False
+        for rel in sel.get("relations") or []:
+            rows, was_pose = self._relation(rows, rel, sel)
+            pose_relative |= was_pose
+        if sel.get("except"):
+            excluded = set(Resolver(ctx).resolve(sel["except"]))
+            rows = rows[[ids[r] not in excluded for r in rows]]
+        rows = self._order(rows, sel, pose_relative)
+        if sel.get("ordinal"):
+            k = sel["ordinal"] - 1
+            if k >= len(rows):
+                raise SelectionError(f"there are only {len(rows)} {noun_for(sel, len(rows))}")
+            rows = rows[k:k + 1]
+        if sel.get("limit"):
+            rows = rows[:sel["limit"]]
+        return rows
+
+    def _is_external(self, el: Element) -> bool:
+        if el.external is not None:
+            return el.external
+        return OUTSIDE in el.sides
+
+    # ---- relations ------------------------------------------------------------------------
+    def _anchor_rows(self, of: dict[str, Any]) -> np.ndarray:
+        anchor_ids = Resolver(self.ctx).resolve(of)
+        if not anchor_ids:
+            raise SelectionError(f"there is no {noun_for(of)} to relate to")
+        return np.array([self.sp.index[g] for g in anchor_ids], int)
+
+    def _relation(self, rows: np.ndarray, rel: dict[str, Any], sel: dict[str, Any]) -> tuple[np.ndarray, bool]:
+        ctx, sp = self.ctx, self.sp
+        kind = rel["rel"]
+        pose = ctx.pose
+        if not len(rows):
+            return rows, "of" not in rel
+        if "of" in rel:
+            anchors = self._anchor_rows(rel["of"])
+            rows = rows[~np.isin(rows, anchors)]
+            if kind in ("next_to", "near", "within"):
+                limit = rel.get("distance", NEXT_TO_M if kind == "next_to" else NEAR_M)
+                gap = np.min([sp.box_gap(a, rows) for a in anchors], axis=0) if len(rows) else np.zeros(0)
+                same_floor = np.ones(len(rows), bool)
+                if kind == "next_to":
+                    storeys = {self.b.elements[sp.ids[a]].storey for a in anchors}
+                    same_floor = np.array([self.b.elements[sp.ids[r]].storey in storeys for r in rows], bool)
+                return rows[(gap <= limit) & same_floor], False
+            if kind == "between":
+                if "and" in rel:
+                    others = self._anchor_rows(rel["and"])
+                    a, c = int(anchors[0]), int(others[0])
+                elif len(anchors) >= 2:
+                    a, c = int(anchors[0]), int(anchors[1])
+                else:
+                    raise SelectionError("'between' needs two things")
+                return rows[sp.between_mask(a, c, rows)], False
+            if kind in ("above", "below"):
+                a = anchors
+                lo, hi = sp.bmin[a].min(axis=0), sp.bmax[a].max(axis=0)
+                overlap = np.all(sp.bmax[rows, :2] > lo[:2], axis=1) & np.all(sp.bmin[rows, :2] < hi[:2], axis=1)
+                vert = sp.bmin[rows, 2] >= hi[2] - 0.05 if kind == "above" else sp.bmax[rows, 2] <= lo[2] + 0.05
+                return rows[overlap & vert], False
+            if kind in ("north", "south", "east", "west"):
+                origin = sp.centre[anchors].mean(axis=0)
+                return rows[sp.compass_mask(origin, rows, kind)], False
+            if kind == "in":
+                inside = set()
+                for a in anchors:
+                    el = self.b.elements[sp.ids[a]]
+                    if el.ifc_class == "IfcSpace":
+                        inside |= {g for g, e in self.b.elements.items() if e.room == el.id or el.id in e.sides}
+                    elif el.ifc_class == "IfcBuildingStorey":
+                        inside |= {g for g, e in self.b.elements.items() if e.storey == el.id}
+                return rows[[sp.ids[r] in inside for r in rows]], False
+            if kind in DIRECTIONAL:
+                # Relative to the anchor as seen by the user: the anchor's own frame is the user's heading.
+                a = int(anchors[0])
+                fake = Pose(position=sp.centre[a].copy(), yaw=pose.yaw, pitch=0.0)
+                return rows[sp.sector_mask(fake, rows, kind)], False
+            raise SelectionError(f"'{kind}' cannot be used relative to another element")
+        # Relative to the user.
+        band = sp.storey_band(ctx.user_storey())
+        if kind in ("above", "below"):
+            eye = pose.position
+            if kind == "above":
+                return rows[sp.bmin[rows, 2] > eye[2]], True
+            return rows[sp.bmax[rows, 2] < band[0] + 0.05], True
+        if kind in ("north", "south", "east", "west"):
+            centre = np.mean([sp.centre[sp.index[g]] for g in self.b.elements if not self.b.elements[g].is_spatial]
+                             or [pose.position], axis=0)
+            return rows[sp.compass_mask(centre, rows, kind)], False
+        if kind == "on_floor":
+            return rows[sp.on_band(rows, band)], True
+        if kind == "in":
+            room = ctx.user_room()
+            if room is None:
+                raise SelectionError("you are not inside a room")
+            return rows[[self.b.elements[sp.ids[r]].room == room or room in self.b.elements[sp.ids[r]].sides
+                         for r in rows]], True
+        if kind == "outside":
+            return rows[[self.b.elements[sp.ids[r]].room is None for r in rows]], False
+        # Pose-relative and on the user's storey only: nothing through a slab.
+        rows = rows[sp.on_band(rows, band)]
+        if kind in DIRECTIONAL:
+            rows = rows[sp.sector_mask(pose, rows, kind)]
+            return self._reachable(rows), True
+        if kind in ("near", "within", "next_to"):
+            limit = rel.get("distance", NEAR_M if kind != "next_to" else NEXT_TO_M)
+            return rows[sp.distances(pose.position, rows) <= limit], True
+        if kind == "visible":
+            return rows[sp.visible_mask(pose, rows, self._ignore_mask())], True
+        raise SelectionError(f"unknown relation '{kind}'")
+
+    def _ignore_mask(self) -> np.ndarray:
+        """Hidden and deleted elements do not block the view."""
+        mask = np.zeros(len(self.sp.ids), bool)
+        for g in self.ctx.state.hidden | self.ctx.state.deleted:
+            if g in self.sp.index:
+                mask[self.sp.index[g]] = True
+        return mask
+
+    def _reachable(self, rows: np.ndarray) -> np.ndarray:
+        """What the user could mean by a direction: things in (or bounding) the user's room, or in
+        line of sight. Not what is behind a wall or slab."""
+        ctx, sp = self.ctx, self.sp
+        room = ctx.user_room()
+        keep = np.zeros(len(rows), bool)
+        ignore = None
+        for k, r in enumerate(rows):
+            el = self.b.elements[sp.ids[r]]
+            if room is not None and (el.room == room or room in el.sides):
+                keep[k] = True
+                continue
+            if ignore is None:
+                ignore = self._ignore_mask()
+            keep[k] = sp.line_of_sight(ctx.pose.position, int(r), ignore)
+        return rows[keep]
+
+    # ---- ordering -------------------------------------------------------------------------
+    def _order(self, rows: np.ndarray, sel: dict[str, Any], pose_relative: bool) -> np.ndarray:
+        order = sel.get("order")
+        sp, els, ids = self.sp, self.b.elements, self.sp.ids
+        if not len(rows):
+            return rows
+        if order in ("nearest", "furthest") or (pose_relative and sel.get("limit") and not order):
+            if order is not None and not pose_relative:
+                band = sp.storey_band(self.ctx.user_storey())
+                on = rows[sp.on_band(rows, band)]
+                rows = on if len(on) else rows
+            d = sp.distances(self.ctx.pose.position, rows)
+            idx = np.argsort(-d if order == "furthest" else d, kind="stable")
+            return rows[idx]
+        keys = {
+            "largest": lambda el: -(el.quantities.get("area") or el.quantities.get("volume") or 0.0),
+            "smallest": lambda el: (el.quantities.get("area") or el.quantities.get("volume") or math.inf),
+            "tallest": lambda el: -(el.dims.get("height") or 0.0),
+            "lowest": lambda el: float(el.bbox_min[2]),
+            "highest": lambda el: -float(el.bbox_max[2]),
+            "widest": lambda el: -(el.dims.get("width") or 0.0),
+        }
+        if order in keys:
+            key = keys[order]
+            return np.array(sorted(rows, key=lambda r: key(els[ids[r]])), int)
+        return rows
+
+    # ---- messages -------------------------------------------------------------------------
+    def _which_one(self, sel: dict[str, Any], rows: np.ndarray) -> str:
+        noun = noun_for(sel, 1)
+        shown = [self.describe_where(self.sp.ids[r]) for r in rows[:4]]
+        more = f" and {len(rows) - 4} more" if len(rows) > 4 else ""
+        return f"Which {noun}? There are {len(rows)}: " + "; ".join(shown) + more + "."
+
+    def describe_where(self, gid: str) -> str:
+        """'Innentuer-1, 2.3 m to your left' for messages."""
+        r = self.sp.index[gid]
+        el = self.b.elements[gid]
+        d = float(self.sp.distances(self.ctx.pose.position, np.array([r]))[0])
+        b = float(self.sp.bearings(self.ctx.pose, np.array([r]))[0])
+        side = ("in front of you" if abs(b) <= 45 else "behind you" if abs(b) >= 135
+                else "to your left" if b > 0 else "to your right")
+        return f"{el.label()}, {d:.1f} m {side}"
+
+    def explain_empty(self, sel: dict[str, Any]) -> str:
+        """Why nothing matched, naming the nearest candidates when the selector was spatial."""
+        noun = noun_for(sel, 1)
+        rels = [r["rel"] for r in sel.get("relations") or [] if "of" not in r]
+        where = ""
+        if rels:
+            where = " " + (SIDE_WORDS.get(rels[0]) or {"near": "near you", "within": "that close to you",
+                                                        "visible": "in view", "in": "in your room",
+                                                        "on_floor": "on this floor"}.get(rels[0], ""))
+        elif sel.get("room"):
+            where = f" in {sel['room']}"
+        elif sel.get("storey"):
+            where = f" on {sel['storey']}"
+        base = {k: v for k, v in sel.items() if k in ("class", "kind", "name")}
+        message = f"There is no {noun}{where}"
+        if base and (rels or sel.get("room") or sel.get("storey")):
+            try:
+                rows = Resolver(self.ctx)._rows(base | {"order": "nearest", "limit": 1})
+            except SelectionError:
+                rows = np.zeros(0, int)
+            if len(rows):
+                message += f"; the nearest {noun} is {self.describe_where(self.sp.ids[rows[0]])}"
+        return message + "."
+
+
+def _intersect(current: list[str] | None, more: list[str]) -> list[str]:
+    if current is None:
+        return list(more)
+    keep = set(more)
+    return [g for g in current if g in keep]

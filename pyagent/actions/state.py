@@ -1,0 +1,66 @@
+"""The authoritative scene state (every difference from the file as loaded) with undo and redo."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyagent.model import Pose
+
+
+@dataclass
+class SceneState:
+    hidden: set[str] = field(default_factory=set)
+    colors: dict[str, list[float]] = field(default_factory=dict)
+    transforms: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    deleted: set[str] = field(default_factory=set)
+    props: list[dict[str, Any]] = field(default_factory=list)
+    pose: Pose = field(default_factory=Pose)
+    selected: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hidden": sorted(self.hidden),
+            "colors": {k: [float(c) for c in v] for k, v in sorted(self.colors.items())},
+            "transforms": {k: copy.deepcopy(v) for k, v in sorted(self.transforms.items())},
+            "deleted": sorted(self.deleted),
+            "props": copy.deepcopy(self.props),
+            "pose": self.pose.to_json(),
+            "selected": list(self.selected),
+        }
+
+    def edits(self) -> dict[str, Any]:
+        """The undoable part (everything but the pose)."""
+        data = self.to_json()
+        data.pop("pose")
+        return data
+
+    def restore_edits(self, data: dict[str, Any]) -> None:
+        self.hidden = set(data["hidden"])
+        self.colors = {k: list(v) for k, v in data["colors"].items()}
+        self.transforms = copy.deepcopy(data["transforms"])
+        self.deleted = set(data["deleted"])
+        self.props = copy.deepcopy(data["props"])
+        self.selected = list(data["selected"])
+
+
+@dataclass
+class Snapshot:
+    edits: dict[str, Any]
+    pose: dict[str, Any] | None  # set when the undone change moved the user
+    label: str
+
+
+@dataclass
+class History:
+    """Undo/redo stacks of snapshots taken before each applied change program."""
+
+    undo: list[Snapshot] = field(default_factory=list)
+    redo: list[Snapshot] = field(default_factory=list)
+    limit: int = 200
+
+    def push(self, snap: Snapshot) -> None:
+        self.undo.append(snap)
+        del self.undo[:-self.limit]
+        self.redo.clear()

@@ -1,0 +1,359 @@
+"""Find, install and start the Godot 4 engine, without touching the system.
+
+An installed ``godot`` (4.3 or newer) on ``PATH`` is used when there is one (``$GODOT`` names another
+binary). Otherwise Godot is installed from Debian unstable into ``.cache/godot/root/``: apt runs with
+its own state, cache and sources list, the dependency closure of ``godot`` plus a Mesa OpenGL stack
+is downloaded and unpacked with ``dpkg -x``, and the binary is started through that folder's own
+dynamic loader, so the host's libraries are never mixed in.
+
+Command line::
+
+    python -m pyagent.godot install                  # idempotent; a stamp file records the version
+    python -m pyagent.godot run -- --headless --version
+    python -m pyagent.godot run --display -- --rendering-driver opengl3 --path . -s shot.gd
+    python -m pyagent.godot where                    # print the argv prefix that starts Godot
+
+``run`` installs first when needed, and its exit code is Godot's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CACHE = REPO / ".cache" / "godot"
+ROOT = CACHE / "root"
+STAMP = CACHE / "stamp.json"
+MIN_VERSION = (4, 3)
+SUITE = "sid"
+MIRROR = "http://deb.debian.org/debian"
+KEYRING = Path("/usr/share/keyrings/debian-archive-keyring.gpg")
+#: Godot itself plus a software OpenGL/EGL stack so screenshots render under Xvfb.
+PACKAGES = ("godot", "libgl1", "libglx-mesa0", "libgl1-mesa-dri", "libegl1", "libegl-mesa0")
+MULTIARCH = "usr/lib/x86_64-linux-gnu"
+LIB_DIRS = (MULTIARCH, f"{MULTIARCH}/pulseaudio", "usr/lib")
+LOADER = f"{MULTIARCH}/ld-linux-x86-64.so.2"
+BINARY = "usr/bin/godot"
+
+
+class GodotUnavailable(RuntimeError):
+    """Godot is neither on PATH nor installed (or it could not be installed)."""
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What ``install`` put into ``.cache/godot/root``."""
+
+    version: str
+    packages: list[str]
+    installed_at: float
+
+    @staticmethod
+    def read(path: Path = STAMP) -> Stamp | None:
+        try:
+            data = json.loads(path.read_text())
+            return Stamp(str(data["version"]), list(data["packages"]), float(data["installed_at"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def write(self, path: Path = STAMP) -> None:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.__dict__, indent=1))
+        tmp.replace(path)
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    """``"4.6.3.stable.debian..."`` -> ``(4, 6, 3)``; None when the text is not a Godot version."""
+    for line in text.splitlines():
+        m = re.match(r"\s*(\d+)\.(\d+)(?:\.(\d+))?\.", line.strip() + ".")
+        if m:
+            return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    return None
+
+
+def _local_prefix(root: Path = ROOT) -> list[str]:
+    libs = ":".join(str(root / d) for d in LIB_DIRS if (root / d).is_dir())
+    return [str(root / LOADER), "--library-path", libs, str(root / BINARY)]
+
+
+def _probe_version(prefix: Sequence[str],
+                   env: Mapping[str, str] | None = None) -> tuple[int, int, int] | None:
+    try:
+        out = subprocess.run(
+            [*prefix, "--headless", "--version"], capture_output=True, text=True, timeout=60,
+            env=dict(env) if env is not None else None,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return parse_version(out.stdout) if out.returncode == 0 else None
+
+
+def _system_godot() -> list[str] | None:
+    candidates = [os.environ["GODOT"]] if os.environ.get("GODOT") else []
+    candidates += [c for c in (shutil.which("godot"), shutil.which("godot4")) if c]
+    for cand in candidates:
+        version = _probe_version([cand])
+        if version is not None and version[:2] >= MIN_VERSION:
+            return [cand]
+    return None
+
+
+def _local_installed(root: Path = ROOT) -> bool:
+    return Stamp.read() is not None and (root / BINARY).is_file() and (root / LOADER).exists()
+
+
+def find_godot(install: bool = False) -> list[str]:
+    """The argv prefix that starts Godot >= 4.3: PATH (or ``$GODOT``) first, then our local install.
+
+    With ``install=True`` a missing local install is made first. Raises ``GodotUnavailable``.
+    """
+    system = _system_godot()
+    if system:
+        return system
+    if not _local_installed() and install:
+        install_godot()
+    if _local_installed():
+        return _local_prefix()
+    raise GodotUnavailable(
+        "Godot >= 4.3 is not on PATH and not installed locally: run `python -m pyagent.godot install`"
+    )
+
+
+def godot_env(display: str | None = None, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Environment for a Godot started from ``find_godot()``: our Mesa drivers, and ``DISPLAY``."""
+    env = dict(os.environ if base is None else base)
+    if _local_installed() and not _system_godot():
+        env["LIBGL_DRIVERS_PATH"] = str(ROOT / MULTIARCH / "dri")
+        env["__EGL_VENDOR_LIBRARY_DIRS"] = str(ROOT / "usr/share/glvnd/egl_vendor.d")
+        env["GCONV_PATH"] = str(ROOT / MULTIARCH / "gconv")
+    if display is not None:
+        env["DISPLAY"] = display
+    return env
+
+
+# --------------------------------------------------------------------------------------------- install
+
+
+def _log(msg: str) -> None:
+    print(f"[godot] {msg}", file=sys.stderr, flush=True)
+
+
+def _apt_options(work: Path) -> list[str]:
+    return [
+        "-o", f"Dir::State={work / 'state'}",
+        "-o", f"Dir::State::status={work / 'state' / 'status'}",
+        "-o", f"Dir::Cache={work / 'cache'}",
+        "-o", f"Dir::Etc::SourceList={work / 'sources.list'}",
+        "-o", "Dir::Etc::SourceParts=/dev/null",
+        "-o", "Dir::Etc::Preferences=/dev/null",
+        "-o", "Dir::Etc::PreferencesParts=/dev/null",
+        "-o", "APT::Install-Recommends=false",
+        "-o", "APT::Architecture=amd64",
+        "-o", "APT::Sandbox::User=root" if os.geteuid() == 0 else "APT::Sandbox::User=",
+    ]
+
+
+def _run(cmd: Sequence[str], **kw: object) -> subprocess.CompletedProcess[str]:
+    out = subprocess.run(list(cmd), capture_output=True, text=True, **kw)  # type: ignore[call-overload]
+    if out.returncode != 0:
+        raise GodotUnavailable(f"`{' '.join(cmd[:2])} ...` failed ({out.returncode}):\n{out.stderr[-2000:]}")
+    return out
+
+
+def _apt_update(work: Path) -> None:
+    for dirname in ("state/lists/partial", "cache/archives/partial"):
+        (work / dirname).mkdir(parents=True, exist_ok=True)
+    (work / "state" / "status").write_text("")
+    signed = f"[signed-by={KEYRING}]" if KEYRING.is_file() else "[trusted=yes]"
+    (work / "sources.list").write_text(f"deb {signed} {MIRROR} {SUITE} main\n")
+    try:
+        _run(["apt-get", *_apt_options(work), "update"])
+    except GodotUnavailable as exc:
+        if "[trusted=yes]" in signed:
+            raise
+        # Debian rotates its archive keys; an older host keyring may not know the current sid key.
+        _log(f"signed apt update failed, retrying with [trusted=yes]: {str(exc).splitlines()[-1]}")
+        (work / "sources.list").write_text(f"deb [trusted=yes] {MIRROR} {SUITE} main\n")
+        _run(["apt-get", *_apt_options(work), "update"])
+
+
+def _closure(work: Path) -> list[str]:
+    """``name=version`` for every package apt would install into an empty system."""
+    out = _run(["apt-get", *_apt_options(work), "-s", "install", *PACKAGES])
+    pkgs = re.findall(r"^Inst (\S+) \((\S+)", out.stdout, flags=re.M)
+    if not any(name == "godot" for name, _ in pkgs):
+        raise GodotUnavailable(f"apt did not resolve package godot from {SUITE}:\n{out.stdout[-2000:]}")
+    return [f"{name}={version}" for name, version in pkgs]
+
+
+def _install_xvfb() -> None:
+    if shutil.which("Xvfb"):
+        return
+    if os.geteuid() != 0:
+        _log("Xvfb is not installed and we are not root: `--display` will not work (apt-get install xvfb)")
+        return
+    _log("installing xvfb with the host's apt")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update"], capture_output=True, env=env, check=False)
+    done = subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", "xvfb", "xauth"],
+                          capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        _log(f"could not install xvfb: {done.stderr[-500:]}")
+
+
+def install_godot(force: bool = False) -> Stamp:
+    """Install Godot into ``.cache/godot/root`` (a no-op when the stamp says it is there)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / "install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be installing right now
+        stamp = Stamp.read()
+        if stamp is not None and _local_installed() and not force:
+            _install_xvfb()
+            return stamp
+        if shutil.which("apt-get") is None or shutil.which("dpkg") is None:
+            raise GodotUnavailable("apt-get and dpkg are needed to install Godot locally")
+        started = time.monotonic()
+        with tempfile.TemporaryDirectory(dir=CACHE, prefix="work-") as tmp:
+            work = Path(tmp)
+            _log(f"apt update ({SUITE}) in a private state dir")
+            _apt_update(work)
+            pkgs = _closure(work)
+            debs = work / "debs"
+            debs.mkdir()
+            _log(f"downloading {len(pkgs)} packages")
+            _run(["apt-get", *_apt_options(work), "download", *pkgs], cwd=debs)
+            staging = work / "root"
+            staging.mkdir()
+            files = sorted(debs.glob("*.deb"))
+            _log(f"unpacking {len(files)} packages")
+            for deb in files:
+                _run(["dpkg", "-x", str(deb), str(staging)])
+            version = _probe_version(_local_prefix(staging))
+            if version is None:
+                raise GodotUnavailable("the unpacked Godot does not start (`--headless --version` failed)")
+            if ROOT.exists():
+                shutil.rmtree(ROOT)
+            staging.replace(ROOT)
+        STAMP.unlink(missing_ok=True)
+        stamp = Stamp(".".join(map(str, version)), pkgs, time.time())
+        stamp.write()
+        _log(f"Godot {stamp.version} installed in {ROOT} ({time.monotonic() - started:.0f} s)")
+        _install_xvfb()
+        return stamp
+
+
+# --------------------------------------------------------------------------------------------- running
+
+
+@contextlib.contextmanager
+def virtual_display(size: str = "1280x720x24") -> Iterator[str]:
+    """Start Xvfb on a free display number; yields ``":N"`` and stops the server afterwards."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        raise GodotUnavailable("Xvfb is not installed (apt-get install xvfb)")
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen(
+        [xvfb, "-displayfd", str(write_fd), "-screen", "0", size, "-nolisten", "tcp", "-noreset"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    os.close(write_fd)
+    try:
+        buf = b""
+        deadline = time.monotonic() + 30
+        while not buf.endswith(b"\n"):
+            ready, _, _ = select.select([read_fd], [], [], max(0.0, deadline - time.monotonic()))
+            chunk = os.read(read_fd, 64) if ready else b""
+            if not chunk:
+                dead = proc.poll() is not None and proc.stderr is not None
+                err = proc.stderr.read().decode(errors="replace") if dead and proc.stderr else ""
+                raise GodotUnavailable(f"Xvfb did not start: {err[-500:]}")
+            buf += chunk
+        yield f":{int(buf.strip())}"
+    finally:
+        os.close(read_fd)
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if proc.stderr:
+            proc.stderr.close()
+
+
+def start_godot(args: Sequence[str], display: str | None = None, install: bool = True,
+                **popen: object) -> subprocess.Popen[str]:
+    """``Popen`` a Godot with ``args`` (text mode); ``display`` is an X display such as ``":5"``."""
+    env = godot_env(display, popen.pop("env", None))  # type: ignore[arg-type]
+    popen.setdefault("text", True)
+    return subprocess.Popen([*find_godot(install=install), *args], env=env, **popen)  # type: ignore[call-overload]
+
+
+def run_godot(args: Sequence[str], *, display: bool = False, cwd: str | Path | None = None,
+              timeout: float | None = None, capture: bool = False, install: bool = True,
+              env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run Godot to completion. ``display=True`` starts a private Xvfb for it (and stops it)."""
+    prefix = find_godot(install=install)
+    kw: dict[str, object] = {"cwd": cwd, "timeout": timeout, "text": True}
+    if capture:
+        kw["capture_output"] = True
+    with virtual_display() if display else contextlib.nullcontext(None) as disp:
+        return subprocess.run([*prefix, *args], env=godot_env(disp, env), check=False, **kw)  # type: ignore[call-overload]
+
+
+def _interrupt(signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pyagent.godot", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p_install = sub.add_parser("install", help="install Godot locally unless it is already there")
+    p_install.add_argument("--force", action="store_true", help="reinstall even when the stamp says done")
+    p_run = sub.add_parser("run", help="run Godot with the arguments after --")
+    p_run.add_argument("--display", action="store_true", help="start a private Xvfb display for it")
+    p_run.add_argument("args", nargs=argparse.REMAINDER)
+    sub.add_parser("where", help="print the command that starts Godot")
+    ns = parser.parse_args(argv)
+    try:
+        if ns.cmd == "install":
+            system = None if ns.force else _system_godot()
+            if system:
+                print(f"using Godot on PATH: {system[0]}")
+                return 0
+            stamp = install_godot(force=ns.force)
+            print(f"Godot {stamp.version} in {ROOT}")
+            return 0
+        if ns.cmd == "where":
+            print(" ".join(find_godot()))
+            return 0
+        args = ns.args[1:] if ns.args[:1] == ["--"] else ns.args
+        # Let Ctrl-C / SIGTERM reach Godot, and still stop our Xvfb afterwards.
+        signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            return run_godot(args, display=ns.display).returncode
+        except KeyboardInterrupt:
+            return 130
+    except GodotUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,328 @@
+"""IFC ingest: an ifcopenshell model plus its meshes become a ``Building`` of plain records."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import ifcopenshell
+import ifcopenshell.util.element as uel
+import ifcopenshell.util.placement as upl
+import ifcopenshell.util.unit as uunit
+import numpy as np
+
+from pyagent.model import OUTSIDE, SPATIAL_CLASSES, Building, Element, Storey
+from pyagent.roomfinder import RoomFinder
+from pyagent.tessellate import SKIPPED_CLASSES, MeshSet
+
+# Quantity names (from quantity sets and common vendor property sets) mapped onto canonical keys.
+QUANTITY_KEYS: dict[str, tuple[str, ...]] = {
+    "area": ("NetFloorArea", "GrossFloorArea", "NetSideArea", "GrossSideArea", "NetArea", "GrossArea",
+             "Area", "NetSurfaceArea", "GrossSurfaceArea", "OuterSurfaceArea"),
+    "volume": ("NetVolume", "GrossVolume", "Volume"),
+    "length": ("Length",),
+    "perimeter": ("GrossPerimeter", "NetPerimeter", "Perimeter"),
+}
+
+
+def _placement_axes(product: Any) -> np.ndarray:
+    """The product's world placement as a 4x4 matrix (identity when it has none)."""
+    placement = getattr(product, "ObjectPlacement", None)
+    if placement is None:
+        return np.eye(4)
+    try:
+        return np.asarray(upl.get_local_placement(placement), dtype=float)
+    except (RuntimeError, TypeError, AttributeError, ValueError):
+        return np.eye(4)
+
+
+def _spatial_parent(product: Any) -> Any | None:
+    """The spatial element that holds a product: its container, or its whole's container."""
+    seen = 0
+    current = product
+    while current is not None and seen < 16:
+        container = uel.get_container(current)
+        if container is not None:
+            return container
+        whole = uel.get_aggregate(current)
+        if whole is None:
+            # openings and fillings: a door fills an opening that voids a wall
+            for rel in getattr(current, "FillsVoids", None) or ():
+                current = rel.RelatingOpeningElement
+                break
+            else:
+                for rel in getattr(current, "VoidsElements", None) or ():
+                    current = rel.RelatingBuildingElement
+                    break
+                else:
+                    return None
+        else:
+            if whole.is_a() in SPATIAL_CLASSES:
+                return whole
+            current = whole
+        seen += 1
+    return None
+
+
+def _flat_properties(product: Any) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    try:
+        psets = uel.get_psets(product)
+    except (RuntimeError, AttributeError, TypeError):
+        return props
+    for pset, values in psets.items():
+        for key, value in values.items():
+            if key == "id" or value is None:
+                continue
+            if isinstance(value, (int, float, str, bool)):
+                props[f"{pset}.{key}"] = value
+                props.setdefault(key, value)
+    return props
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _materials(product: Any) -> list[str]:
+    try:
+        mats = uel.get_materials(product)
+    except (RuntimeError, AttributeError, TypeError):
+        return []
+    names: list[str] = []
+    for m in mats:
+        name = _text(getattr(m, "Name", None))
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
+def _true_north(model: ifcopenshell.file) -> float:
+    for ctx in model.by_type("IfcGeometricRepresentationContext"):
+        if ctx.is_a("IfcGeometricRepresentationSubContext"):
+            continue
+        tn = getattr(ctx, "TrueNorth", None)
+        if tn is not None and tn.DirectionRatios and len(tn.DirectionRatios) >= 2:
+            x, y = float(tn.DirectionRatios[0]), float(tn.DirectionRatios[1])
+            if abs(x) + abs(y) > 1e-9:
+                return math.degrees(math.atan2(y, x)) % 360.0
+    return 90.0
+
+
+def _storeys(model: ifcopenshell.file, scale: float) -> list[Storey]:
+    found: list[Storey] = []
+    for s in model.by_type("IfcBuildingStorey"):
+        m = _placement_axes(s)
+        z = float(m[2, 3])
+        if abs(z) < 1e-9 and s.Elevation is not None:
+            z = float(s.Elevation) * scale
+        found.append(Storey(id=s.GlobalId, name=_text(s.Name) or s.GlobalId, elevation=z,
+                            long_name=_text(getattr(s, "LongName", None))))
+    found.sort(key=lambda st: st.elevation)
+    for i, st in enumerate(found):
+        st.index = i
+        st.top = found[i + 1].elevation if i + 1 < len(found) else math.inf
+    return found
+
+
+def _dims_from_mesh(verts: np.ndarray, axes: np.ndarray) -> dict[str, float]:
+    """Width along the placement X axis, depth along Y (both in plan), height along world Z."""
+    x_axis = axes[:3, 0].copy()
+    x_axis[2] = 0.0
+    n = np.linalg.norm(x_axis)
+    x_axis = x_axis / n if n > 1e-9 else np.array([1.0, 0.0, 0.0])
+    y_axis = np.array([-x_axis[1], x_axis[0], 0.0])
+    v = verts.astype(float)
+    along_x, along_y = v @ x_axis, v @ y_axis
+    return {
+        "width": float(along_x.max() - along_x.min()),
+        "depth": float(along_y.max() - along_y.min()),
+        "height": float(v[:, 2].max() - v[:, 2].min()),
+    }
+
+
+def _mesh_area_volume(tris: np.ndarray) -> tuple[float, float]:
+    """Surface area and enclosed volume (divergence theorem) of a closed triangle mesh."""
+    a, b, c = tris[:, 0].astype(float), tris[:, 1].astype(float), tris[:, 2].astype(float)
+    cross = np.cross(b - a, c - a)
+    area = 0.5 * float(np.linalg.norm(cross, axis=1).sum())
+    volume = abs(float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum()) / 6.0)
+    return area, volume
+
+
+def _plan_axes(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str, int]) -> np.ndarray:
+    """Unit vector in plan through the element (across a wall or through a door)."""
+    if el.ifc_class.startswith(("IfcDoor", "IfcWindow")):
+        y = axes[:3, 1].copy()
+        y[2] = 0.0
+        if np.linalg.norm(y) > 1e-6:
+            return y / np.linalg.norm(y)
+    v = meshes.element(mesh_index[el.id])[0][:, :2].astype(float)
+    cov = np.cov((v - v.mean(axis=0)).T) if len(v) > 2 else np.eye(2)
+    w, vecs = np.linalg.eigh(cov)
+    thin = vecs[:, 0]  # smallest spread: across the wall
+    return np.array([thin[0], thin[1], 0.0])
+
+
+def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str, int],
+           finder: RoomFinder) -> list[str]:
+    """Rooms found just beyond both faces of a door, window or wall; OUTSIDE where there is none."""
+    across = _plan_axes(el, axes, meshes, mesh_index)
+    along = np.array([-across[1], across[0], 0.0])
+    v = meshes.element(mesh_index[el.id])[0].astype(float)
+    c = el.centre
+    half_t = 0.5 * float(np.ptp(v @ across)) if len(v) else 0.1
+    half_l = 0.5 * float(np.ptp(v @ along)) if len(v) else 0.5
+    z = float(el.bbox_min[2]) + min(1.0, 0.5 * float(el.bbox_max[2] - el.bbox_min[2]))
+    is_wall = el.ifc_class.startswith(("IfcWall", "IfcCurtainWall"))
+    fractions = (-0.4, -0.2, 0.0, 0.2, 0.4) if is_wall else (0.0,)
+    found: list[str] = []
+    for sign in (1.0, -1.0):
+        hit_side = False
+        for f in fractions:
+            p = c + along * (2 * f * half_l) + across * sign * (half_t + 0.25)
+            p[2] = z
+            room = finder.room_at(p)
+            if room is not None:
+                hit_side = True
+                if room not in found:
+                    found.append(room)
+        if not hit_side and not is_wall:
+            found.append(OUTSIDE)
+    return found
+
+
+def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_hash: str,
+                   warnings: list[str]) -> Building:
+    """Records for every product with a body and every spatial element."""
+    scale = float(uunit.calculate_unit_scale(model))
+    storeys = _storeys(model, scale)
+    storey_ids = {s.id for s in storeys}
+    mesh_index = meshes.index()
+    elements: dict[str, Element] = {}
+    axes_by_id: dict[str, np.ndarray] = {}
+
+    for product in model.by_type("IfcProduct"):
+        cls = product.is_a()
+        if any(product.is_a(c) for c in SKIPPED_CLASSES) or product.is_a("IfcSpatialZone"):
+            continue
+        spatial = cls in SPATIAL_CLASSES or product.is_a("IfcSpatialStructureElement")
+        gid = product.GlobalId
+        if gid in elements:
+            warnings.append(f"duplicate GlobalId {gid}: the second {cls} was ignored")
+            continue
+        mi = mesh_index.get(gid)
+        if mi is None and not spatial:
+            continue  # no body: not part of the scene
+        axes = _placement_axes(product)
+        axes_by_id[gid] = axes
+        el = Element(
+            id=gid, ifc_class=cls, name=_text(product.Name), long_name=_text(getattr(product, "LongName", None)),
+            object_type=_text(getattr(product, "ObjectType", None)),
+        )
+        type_obj = uel.get_type(product)
+        if type_obj is not None:
+            el.type_name = _text(type_obj.Name)
+        if mi is not None:
+            v, f, fm = meshes.element(mi)
+            el.bbox_min = v.min(axis=0).astype(float)
+            el.bbox_max = v.max(axis=0).astype(float)
+            el.has_geometry = True
+            el.dims = _dims_from_mesh(v, axes)
+            colors = meshes.materials[fm]
+            if len(colors):
+                # the colour covering the most faces is the element's colour
+                uniq, counts = np.unique(fm, return_counts=True)
+                el.color = tuple(float(c) for c in meshes.materials[uniq[counts.argmax()]])  # type: ignore[assignment]
+            area, volume = _mesh_area_volume(v[f])
+            el.quantities["surface_area"] = area
+            if volume > 1e-9:
+                el.quantities["volume"] = volume
+        else:
+            el.bbox_min = el.bbox_max = axes[:3, 3].copy()
+        el.properties = _flat_properties(product)
+        el.materials = _materials(product)
+        ext = el.properties.get("IsExternal")
+        el.external = bool(ext) if isinstance(ext, bool) else None
+        # Quantities from quantity sets and vendor property sets win over geometry.
+        for key, names in QUANTITY_KEYS.items():
+            for name in names:
+                value = el.properties.get(name)
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+                    el.quantities[key] = float(value)
+                    break
+        for attr, key in (("OverallHeight", "height"), ("OverallWidth", "width")):
+            value = getattr(product, attr, None)
+            if isinstance(value, (int, float)) and value > 0:
+                el.dims[key] = float(value) * scale
+        if cls == "IfcSpace" and "area" not in el.quantities and el.has_geometry:
+            el.quantities["area"] = el.dims["width"] * el.dims["depth"]
+        if "area" not in el.quantities and "surface_area" in el.quantities:
+            el.quantities["area"] = el.quantities["surface_area"] / 2.0 if el.ifc_class.startswith(
+                ("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")) else el.quantities["surface_area"]
+        # Spatial structure.
+        parent = _spatial_parent(product) if not spatial else uel.get_aggregate(product)
+        if parent is not None:
+            el.parent = parent.GlobalId
+        elements[gid] = el
+
+    # Storey and room from relations.
+    for gid, el in elements.items():
+        chain = el.parent
+        hops = 0
+        while chain is not None and hops < 16:
+            if chain in storey_ids:
+                el.storey = chain
+                break
+            parent_el = elements.get(chain)
+            if parent_el is None:
+                break
+            if parent_el.ifc_class == "IfcSpace" and el.room is None and el.ifc_class != "IfcSpace":
+                el.room = parent_el.id
+            chain = parent_el.parent
+            hops += 1
+        if el.ifc_class == "IfcBuildingStorey":
+            el.storey = gid
+
+    # Storey from geometry where relations are silent (elements in no storey).
+    for el in elements.values():
+        if el.storey is None and storeys and el.ifc_class not in ("IfcSite", "IfcBuilding"):
+            z = float(el.bbox_min[2]) + 0.05
+            below = [s for s in storeys if s.elevation <= z + 0.3]
+            el.storey = (below[-1] if below else storeys[0]).id
+
+    # Room from geometry where relations are silent.
+    finder = RoomFinder.from_meshes([e for e in elements.values() if e.ifc_class == "IfcSpace"], meshes)
+    if finder.rooms:
+        for el in elements.values():
+            if el.room is None and not el.is_spatial and el.has_geometry:
+                point = el.centre.copy()
+                point[2] = float(el.bbox_min[2]) + min(0.3, 0.5 * (el.bbox_max[2] - el.bbox_min[2]))
+                el.room = finder.room_at(point)
+
+    # Doors and windows: the wall they sit in; doors, windows and walls: the rooms on either side.
+    for product in model.by_type("IfcElement"):
+        el = elements.get(product.GlobalId)
+        if el is None:
+            continue
+        for rel in getattr(product, "FillsVoids", None) or ():
+            for vrel in getattr(rel.RelatingOpeningElement, "VoidsElements", None) or ():
+                host = vrel.RelatingBuildingElement
+                if host is not None and host.GlobalId in elements:
+                    el.host = host.GlobalId
+    if finder.rooms:
+        for el in elements.values():
+            if el.has_geometry and el.ifc_class.startswith(("IfcDoor", "IfcWindow", "IfcWall", "IfcCurtainWall")):
+                el.sides = _sides(el, axes_by_id.get(el.id, np.eye(4)), meshes, mesh_index, finder)
+
+    if not storeys:
+        warnings.append("the file has no storeys: floor-based questions cannot be answered")
+    if not finder.rooms:
+        warnings.append("the file has no spaces (rooms): room-based questions cannot be answered")
+    ground = next((s.id for s in storeys if s.elevation >= -0.01), storeys[-1].id if storeys else None)
+    project = model.by_type("IfcProject")[0]
+    return Building(
+        path=path, schema=model.schema, file_hash=file_hash, elements=elements, storeys=storeys,
+        ground_storey=ground, true_north_deg=_true_north(model), project_name=_text(project.Name),
+        warnings=warnings,
+    )

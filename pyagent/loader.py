@@ -1,0 +1,71 @@
+"""Load a building: ingest + tessellation + glb, cached by the file's content hash."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pyagent import building_io
+from pyagent.glb import GlbPart, write_glb
+from pyagent.ifcfile import IfcLoadError, file_sha256, open_ifc
+from pyagent.ingest import build_building
+from pyagent.model import Building
+from pyagent.paths import cache_dir
+from pyagent.tessellate import MeshSet, tessellate
+
+CACHE_VERSION = 4
+
+
+@dataclass
+class LoadedBuilding:
+    building: Building
+    meshes: MeshSet
+    glb_path: Path
+    cached: bool
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _glb_parts(building: Building, meshes: MeshSet) -> list[GlbPart]:
+    parts = []
+    for i, gid in enumerate(meshes.ids):
+        el = building.elements.get(gid)
+        if el is None or el.ifc_class == "IfcSpace":
+            continue
+        v, f, fm = meshes.element(i)
+        parts.append(GlbPart(gid, v, f, fm, {"ifc_class": el.ifc_class, "name": el.name}))
+    return parts
+
+
+def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
+         threads: int | None = None) -> LoadedBuilding:
+    """The building in ``path``; raises ``IfcLoadError`` with a clear message for bad files."""
+    src = Path(path)
+    if not src.is_file():
+        raise IfcLoadError(f"{src}: no such file")
+    t0 = time.perf_counter()
+    digest = file_sha256(src)
+    folder = (cache or cache_dir()) / "buildings" / f"{digest[:24]}-v{CACHE_VERSION}"
+    b_json, m_npz, glb = folder / "building.json", folder / "meshes.npz", folder / "model.glb"
+    if use_cache and b_json.is_file() and m_npz.is_file() and glb.is_file():
+        building = building_io.load_building(b_json)
+        building.path = str(src)
+        meshes = MeshSet.load(m_npz)
+        return LoadedBuilding(building, meshes, glb, True, {"total": time.perf_counter() - t0})
+    timings: dict[str, float] = {}
+    model = open_ifc(src)
+    timings["parse"] = time.perf_counter() - t0
+    t = time.perf_counter()
+    meshes, warnings = tessellate(model, threads)
+    timings["tessellate"] = time.perf_counter() - t
+    t = time.perf_counter()
+    building = build_building(model, meshes, str(src), digest, warnings)
+    timings["ingest"] = time.perf_counter() - t
+    t = time.perf_counter()
+    folder.mkdir(parents=True, exist_ok=True)
+    write_glb(_glb_parts(building, meshes), meshes.materials, glb)
+    meshes.save(m_npz)
+    building_io.save_building(building, b_json)
+    timings["write"] = time.perf_counter() - t
+    timings["total"] = time.perf_counter() - t0
+    return LoadedBuilding(building, meshes, glb, False, timings)

@@ -1,0 +1,85 @@
+"""The built-in prop library: furniture the user can place, with footprints, as glb assets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pyagent.glb import GlbPart, write_glb
+from pyagent.paths import props_dir
+
+
+@dataclass(frozen=True)
+class PropSpec:
+    width: float  # along the prop's own X (its facing direction is +Y)
+    depth: float
+    height: float
+    rgba: tuple[float, float, float, float]
+    # Boxes in the prop's frame (origin on the floor at its centre): (cx, cy, cz, sx, sy, sz)
+    boxes: tuple[tuple[float, float, float, float, float, float], ...]
+
+
+def _table(w: float, d: float, h: float, top: float = 0.04, leg: float = 0.05) -> tuple:
+    x, y = w / 2 - leg, d / 2 - leg
+    legs = tuple((sx * x, sy * y, (h - top) / 2, leg, leg, h - top) for sx in (-1, 1) for sy in (-1, 1))
+    return ((0.0, 0.0, h - top / 2, w, d, top),) + legs
+
+
+PROPS: dict[str, PropSpec] = {
+    "sofa": PropSpec(2.0, 0.9, 0.85, (0.35, 0.42, 0.55, 1.0), (
+        (0, 0.05, 0.22, 2.0, 0.8, 0.44), (0, -0.33, 0.6, 2.0, 0.24, 0.5),
+        (-0.9, 0.05, 0.55, 0.2, 0.8, 0.26), (0.9, 0.05, 0.55, 0.2, 0.8, 0.26))),
+    "armchair": PropSpec(0.85, 0.85, 0.9, (0.55, 0.35, 0.3, 1.0), (
+        (0, 0.05, 0.22, 0.85, 0.75, 0.44), (0, -0.32, 0.62, 0.85, 0.2, 0.56),
+        (-0.35, 0.05, 0.55, 0.15, 0.75, 0.26), (0.35, 0.05, 0.55, 0.15, 0.75, 0.26))),
+    "chair": PropSpec(0.45, 0.5, 0.9, (0.6, 0.45, 0.3, 1.0),
+                      _table(0.45, 0.5, 0.46) + ((0, -0.23, 0.68, 0.45, 0.04, 0.44),)),
+    "table": PropSpec(1.6, 0.9, 0.75, (0.65, 0.5, 0.35, 1.0), _table(1.6, 0.9, 0.75)),
+    "desk": PropSpec(1.4, 0.7, 0.75, (0.7, 0.7, 0.72, 1.0), _table(1.4, 0.7, 0.75)),
+    "bed": PropSpec(1.6, 2.1, 0.9, (0.85, 0.85, 0.8, 1.0), (
+        (0, 0, 0.25, 1.6, 2.1, 0.5), (0, -1.0, 0.55, 1.6, 0.08, 0.7), (0, -0.8, 0.56, 1.2, 0.35, 0.12))),
+    "lamp": PropSpec(0.4, 0.4, 1.7, (0.9, 0.85, 0.6, 1.0), (
+        (0, 0, 0.02, 0.35, 0.35, 0.04), (0, 0, 0.8, 0.04, 0.04, 1.5), (0, 0, 1.6, 0.4, 0.4, 0.25))),
+    "plant": PropSpec(0.5, 0.5, 1.2, (0.25, 0.55, 0.25, 1.0), (
+        (0, 0, 0.2, 0.4, 0.4, 0.4), (0, 0, 0.8, 0.5, 0.5, 0.8))),
+    "shelf": PropSpec(1.0, 0.35, 1.9, (0.55, 0.4, 0.25, 1.0), (
+        (-0.48, 0, 0.95, 0.04, 0.35, 1.9), (0.48, 0, 0.95, 0.04, 0.35, 1.9),
+        (0, 0, 0.05, 1.0, 0.35, 0.04), (0, 0, 0.7, 1.0, 0.35, 0.03), (0, 0, 1.3, 1.0, 0.35, 0.03),
+        (0, 0, 1.88, 1.0, 0.35, 0.04))),
+    "tv": PropSpec(1.2, 0.4, 1.2, (0.1, 0.1, 0.12, 1.0), (
+        (0, 0, 0.25, 1.2, 0.4, 0.5), (0, 0, 0.85, 1.1, 0.06, 0.65))),
+}
+
+
+def _box_mesh(cx: float, cy: float, cz: float, sx: float, sy: float, sz: float) -> tuple[np.ndarray, np.ndarray]:
+    corners = np.array([[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)])
+    verts = corners * np.array([sx, sy, sz]) + np.array([cx, cy, cz])
+    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    faces = [f for a, b, c, d in quads for f in ((a, b, c), (a, c, d))]
+    return verts, np.array(faces)
+
+
+def prop_mesh(asset: str) -> tuple[np.ndarray, np.ndarray]:
+    """IFC-frame mesh of a prop standing at the origin, facing +Y."""
+    verts_l, faces_l, n = [], [], 0
+    for box in PROPS[asset].boxes:
+        v, f = _box_mesh(*box)
+        verts_l.append(v)
+        faces_l.append(f + n)
+        n += len(v)
+    return np.concatenate(verts_l), np.concatenate(faces_l)
+
+
+def write_prop_assets(folder: Path | None = None) -> list[Path]:
+    """Write one glb per prop (the engine's furniture library)."""
+    out = folder or props_dir()
+    paths = []
+    for name, spec in PROPS.items():
+        v, f = prop_mesh(name)
+        path = out / f"{name}.glb"
+        write_glb([GlbPart(name, v, f, np.zeros(len(f), np.int32))], np.array([spec.rgba], np.float32), path,
+                  root_name=f"prop_{name}", recentre=False)
+        paths.append(path)
+    return paths

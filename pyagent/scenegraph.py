@@ -1,0 +1,194 @@
+"""The scene graph (networkx): containment, aggregation, hosting, room boundaries, door and stair
+connections, plus the navigation graph with walking distances between rooms through doors."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+
+from pyagent.model import OUTSIDE, Building, Element
+from pyagent.roomfinder import RoomFinder
+from pyagent.tessellate import MeshSet
+
+# Edge relations in the scene graph (directed, attribute "rel").
+CONTAINS = "contains"  # spatial container -> element (site -> building -> storey -> space -> element)
+HOSTS = "hosts"  # wall -> door/window that fills an opening in it
+BOUNDS = "bounds"  # wall/door/window -> room it bounds
+CONNECTS = "connects"  # door -> room (both sides), stair -> storey (both ends)
+
+
+@dataclass
+class Route:
+    """A walking route: the rooms passed, the doors used, and the length in metres."""
+
+    rooms: list[str]
+    doors: list[str]
+    length: float
+    points: list[list[float]] = field(default_factory=list)
+
+
+@dataclass
+class SceneGraph:
+    graph: nx.MultiDiGraph
+    nav: nx.Graph  # nodes: room ids, door ids, stair ids, OUTSIDE; weights in metres
+    finder: RoomFinder
+
+    # ---- relations -------------------------------------------------------------------------
+    def related(self, gid: str, rel: str, reverse: bool = False) -> list[str]:
+        if gid not in self.graph:
+            return []
+        edges = self.graph.in_edges(gid, data=True) if reverse else self.graph.out_edges(gid, data=True)
+        return [(u if reverse else v) for u, v, d in edges if d["rel"] == rel]
+
+    def rooms_connected_by(self, door: str) -> list[str]:
+        return self.related(door, CONNECTS)
+
+    def doors_of_room(self, room: str) -> list[str]:
+        return [d for d in self.related(room, CONNECTS, reverse=True)]
+
+    def boundaries_of_room(self, room: str) -> list[str]:
+        return self.related(room, BOUNDS, reverse=True)
+
+    def room_at(self, point: np.ndarray) -> str | None:
+        return self.finder.room_at(point)
+
+    # ---- navigation ----------------------------------------------------------------------
+    def route(self, start: np.ndarray, start_room: str | None, goal: str, goal_point: np.ndarray) -> Route | None:
+        """Shortest walk from a point in ``start_room`` to ``goal`` (a room id) through doors and stairs."""
+        nav = self.nav
+        if start_room is None or start_room not in nav or goal not in nav:
+            return None
+        if start_room == goal:
+            return Route([goal], [], float(np.linalg.norm(goal_point[:2] - start[:2])),
+                         [start.tolist(), goal_point.tolist()])
+        g = nav.copy()
+        g.add_node("_start", pos=np.asarray(start, float))
+        for n in list(nav.neighbors(start_room)):
+            g.add_edge("_start", n, weight=float(np.linalg.norm(nav.nodes[n]["pos"] - start)))
+        try:
+            path = nx.dijkstra_path(g, "_start", goal, weight="weight")
+        except nx.NetworkXNoPath:
+            return None
+        points = [np.asarray(start, float)] + [nav.nodes[n]["pos"] for n in path[1:-1]] + [np.asarray(goal_point)]
+        points = [p for p in points if np.all(np.isfinite(p))]
+        length = float(nx.path_weight(g, path, weight="weight"))
+        length += float(np.linalg.norm(np.asarray(goal_point) - nav.nodes[goal]["pos"])) if kinds_ok(nav, goal) else 0.0
+        kinds = nx.get_node_attributes(nav, "kind")
+        rooms = [start_room] + [n for n in path[1:] if kinds.get(n) in ("room", "outside")]
+        doors = [n for n in path[1:] if kinds.get(n) in ("door", "stair", "passage")]
+        return Route(rooms, doors, length, [p.tolist() for p in points])
+
+
+OUTSIDE_DETOUR_M = 25.0  # walking round the outside of the building costs about this much
+
+
+def kinds_ok(nav: nx.Graph, node: str) -> bool:
+    return nav.nodes[node].get("kind") == "room"
+
+
+def _room_floor_point(room: Element) -> np.ndarray:
+    c = room.centre.copy()
+    c[2] = float(room.bbox_min[2])
+    return c
+
+
+def build_scene_graph(building: Building, meshes: MeshSet) -> SceneGraph:
+    g = nx.MultiDiGraph()
+    els = building.elements
+    for gid, el in els.items():
+        g.add_node(gid, ifc_class=el.ifc_class)
+    g.add_node(OUTSIDE, ifc_class="outside")
+    for gid, el in els.items():
+        if el.parent and el.parent in els:
+            g.add_edge(el.parent, gid, rel=CONTAINS)
+        if el.host and el.host in els:
+            g.add_edge(el.host, gid, rel=HOSTS)
+        for room in el.sides:
+            if room != OUTSIDE and room in els:
+                g.add_edge(gid, room, rel=BOUNDS)
+        if el.ifc_class == "IfcDoor":
+            for room in el.sides:
+                g.add_edge(gid, room, rel=CONNECTS)
+
+    spaces = [e for e in els.values() if e.ifc_class == "IfcSpace"]
+    finder = RoomFinder.from_meshes(spaces, meshes)
+
+    nav = nx.Graph()
+    for sp in spaces:
+        nav.add_node(sp.id, kind="room", pos=_room_floor_point(sp))
+    nav.add_node(OUTSIDE, kind="outside", pos=np.array([math.nan] * 3))
+    for el in els.values():
+        if el.ifc_class != "IfcDoor" or len(el.sides) < 2:
+            continue
+        door_pos = el.centre.copy()
+        door_pos[2] = float(el.bbox_min[2])
+        nav.add_node(el.id, kind="door", pos=door_pos)
+        for room in el.sides:
+            if room == OUTSIDE:
+                nav.add_edge(el.id, OUTSIDE, weight=OUTSIDE_DETOUR_M / 2)
+            elif room in nav:
+                nav.add_edge(el.id, room, weight=float(np.linalg.norm(door_pos - nav.nodes[room]["pos"])))
+
+    # Open-plan connections: rooms whose footprints touch with no wall between.
+    for a, b, point in finder.open_passages():
+        pid = f"passage:{a}:{b}"
+        nav.add_node(pid, kind="passage", pos=point)
+        for room in (a, b):
+            nav.add_edge(pid, room, weight=float(np.linalg.norm(point - nav.nodes[room]["pos"])))
+
+    # Stairs connect the storey they stand on with the storey their top reaches.
+    storeys = building.storeys
+    stairs = [e for e in els.values() if e.ifc_class in ("IfcStair", "IfcRamp")]
+    stairs += [e for e in els.values() if e.ifc_class in ("IfcStairFlight", "IfcRampFlight")
+               and not (e.parent in els and els[e.parent].ifc_class in ("IfcStair", "IfcRamp"))]
+    for el in stairs:
+        bottom, top = float(el.bbox_min[2]), float(el.bbox_max[2])
+        reached = [s for s in storeys if bottom - 0.3 <= s.elevation <= top + 0.5]
+        for s in reached:
+            g.add_edge(el.id, s.id, rel=CONNECTS)
+        # Rooms at the foot and the head of the stair, found where the stair touches each storey.
+        foot = el.centre.copy()
+        foot[2] = bottom + 0.3
+        lo = finder.room_at(foot)
+        ends = []
+        verts = meshes.element(meshes.index()[el.id])[0] if el.id in meshes.index() else None
+        top_end = el.centre.copy()
+        if verts is not None and len(verts):
+            top_end[:2] = verts[verts[:, 2] > top - 0.3][:, :2].mean(axis=0)
+        for s in reached[1:]:
+            head = top_end.copy()
+            head[2] = s.elevation + 0.3
+            hi = finder.room_at(head, min_floor=s.elevation - 0.3) or _nearest_room_on(
+                finder, spaces, head, s.elevation)
+            if hi is not None:
+                ends.append(hi)
+        if lo is None:
+            lo = _nearest_room_on(finder, spaces, foot, reached[0].elevation if reached else bottom)
+        ends = [h for h in ends if h != lo]
+        if lo is None or not ends:
+            continue
+        pos = el.centre.copy()
+        pos[2] = bottom
+        nav.add_node(el.id, kind="stair", pos=pos)
+        nav.add_edge(el.id, lo, weight=float(np.linalg.norm(pos - nav.nodes[lo]["pos"])))
+        for hi in ends:
+            nav.add_edge(el.id, hi, weight=float(np.linalg.norm(el.bbox_max - el.bbox_min))
+                         + float(np.linalg.norm(el.centre[:2] - nav.nodes[hi]["pos"][:2])))
+    return SceneGraph(g, nav, finder)
+
+
+def _nearest_room_on(finder: RoomFinder, spaces: list[Element], point: np.ndarray, elevation: float) -> str | None:
+    hit = finder.room_at(point)
+    if hit is not None:
+        return hit
+    best, best_d = None, math.inf
+    for sp in spaces:
+        if abs(float(sp.bbox_min[2]) - elevation) > 0.6:
+            continue
+        d = float(np.linalg.norm(sp.centre[:2] - point[:2]))
+        if d < best_d:
+            best, best_d = sp.id, d
+    return best

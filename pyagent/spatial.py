@@ -1,0 +1,221 @@
+"""The spatial engine: relations relative to the user's pose and between elements, and line of
+sight by ray casting against the tessellated geometry. Arrays over all elements, numpy throughout.
+
+Sectors (documented contract), with ``bearing`` = direction to the element's nearest point in plan
+minus the user's yaw, in (-180, 180], counter-clockwise positive:
+  in_front: |bearing| <= 45    left: 45 < bearing < 135    right: -135 < bearing < -45
+  behind:   |bearing| >= 135
+Pose-relative relations only consider what the user could mean: elements on the user's storey
+(their height range overlaps the storey the user stands on). ``visible`` means inside the field of
+view (110 degrees wide, 90 high) with a line of sight not blocked by walls, slabs, roofs, doors or
+other opaque elements.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from pyagent.model import Building, Pose, Storey
+from pyagent.tessellate import MeshSet
+
+SECTOR_HALF_WIDTH = 45.0
+FOV_H, FOV_V = 110.0, 90.0
+NEAR_M = 2.0
+NEXT_TO_M = 1.0
+EYE_HEIGHT = 1.6
+# Opaque classes that block the view. Windows, railings and spaces do not.
+OCCLUDER_PREFIXES = ("IfcWall", "IfcSlab", "IfcRoof", "IfcCovering", "IfcDoor", "IfcCurtainWall", "IfcColumn",
+                     "IfcPlate", "IfcStair", "IfcBuildingElementProxy", "IfcFooting")
+
+
+def wrap_deg(a: np.ndarray | float) -> np.ndarray:
+    return (np.asarray(a, dtype=float) + 180.0) % 360.0 - 180.0
+
+
+@dataclass
+class SpatialIndex:
+    building: Building
+    ids: list[str]
+    index: dict[str, int]
+    bmin: np.ndarray  # (N, 3)
+    bmax: np.ndarray  # (N, 3)
+    centre: np.ndarray  # (N, 3)
+    occluder: np.ndarray  # (N,) bool
+    # Occluder triangles, packed by element: v0, edge1, edge2 (T, 3) and the owner row (T,)
+    tri_v0: np.ndarray
+    tri_e1: np.ndarray
+    tri_e2: np.ndarray
+    tri_owner: np.ndarray
+    tri_start: np.ndarray  # (N+1,) offsets of each element's triangles (0 length for non-occluders)
+
+    @classmethod
+    def build(cls, building: Building, meshes: MeshSet) -> SpatialIndex:
+        ids = list(building.elements)
+        index = {g: i for i, g in enumerate(ids)}
+        els = [building.elements[g] for g in ids]
+        bmin = np.array([e.bbox_min for e in els], dtype=float).reshape(-1, 3)
+        bmax = np.array([e.bbox_max for e in els], dtype=float).reshape(-1, 3)
+        occluder = np.array([e.has_geometry and e.ifc_class.startswith(OCCLUDER_PREFIXES) for e in els], bool)
+        mesh_index = meshes.index()
+        tris_l: list[np.ndarray] = []
+        starts = np.zeros(len(ids) + 1, np.int64)
+        for i, e in enumerate(els):
+            n = 0
+            if occluder[i] and e.id in mesh_index:
+                t = meshes.triangles(mesh_index[e.id])
+                tris_l.append(t)
+                n = len(t)
+            starts[i + 1] = starts[i] + n
+        tris = np.concatenate(tris_l).astype(np.float64) if tris_l else np.zeros((0, 3, 3))
+        owner = np.repeat(np.arange(len(ids)), np.diff(starts))
+        return cls(building, ids, index, bmin, bmax, (bmin + bmax) / 2.0, occluder,
+                   tris[:, 0], tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0], owner, starts)
+
+    # ---- where the user is -----------------------------------------------------------------
+    def storey_of_point(self, z: float) -> Storey | None:
+        """The storey whose floor is the highest one at or below a standing point (eye height off)."""
+        storeys = self.building.storeys
+        if not storeys:
+            return None
+        floor_z = z - EYE_HEIGHT + 0.3
+        below = [s for s in storeys if s.elevation <= floor_z]
+        return below[-1] if below else storeys[0]
+
+    def storey_band(self, storey: Storey | None) -> tuple[float, float]:
+        if storey is None:
+            return (-math.inf, math.inf)
+        top = storey.top if math.isfinite(storey.top) else storey.elevation + 4.0
+        return (storey.elevation, top)
+
+    def on_band(self, rows: np.ndarray, band: tuple[float, float]) -> np.ndarray:
+        """Rows whose height range overlaps the band (with a margin so slabs above don't count)."""
+        lo, hi = band
+        return (self.bmax[rows, 2] > lo + 0.05) & (self.bmin[rows, 2] < hi - 0.05)
+
+    # ---- pose-relative measures -----------------------------------------------------------
+    def nearest_points(self, point: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        return np.clip(point, self.bmin[rows], self.bmax[rows])
+
+    def distances(self, point: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Surface distance (to the bounding box) from a point, metres."""
+        return np.linalg.norm(self.nearest_points(point, rows) - point, axis=1)
+
+    def bearings(self, pose: Pose, rows: np.ndarray) -> np.ndarray:
+        """Bearing (degrees, CCW positive) from the heading to each element's nearest point in plan."""
+        eye = pose.position
+        near = np.clip(eye[:2], self.bmin[rows, :2], self.bmax[rows, :2])
+        inside = np.all(np.isclose(near, eye[:2]), axis=1)
+        target = np.where(inside[:, None], self.centre[rows, :2], near)
+        d = target - eye[:2]
+        ang = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
+        return wrap_deg(ang - pose.yaw)
+
+    def sector_mask(self, pose: Pose, rows: np.ndarray, rel: str) -> np.ndarray:
+        b = self.bearings(pose, rows)
+        if rel == "in_front":
+            return np.abs(b) <= SECTOR_HALF_WIDTH
+        if rel == "behind":
+            return np.abs(b) >= 180.0 - SECTOR_HALF_WIDTH
+        if rel == "left":
+            return (b > SECTOR_HALF_WIDTH) & (b < 180.0 - SECTOR_HALF_WIDTH)
+        if rel == "right":
+            return (b < -SECTOR_HALF_WIDTH) & (b > -(180.0 - SECTOR_HALF_WIDTH))
+        raise ValueError(f"not a sector: {rel}")
+
+    def compass_mask(self, origin: np.ndarray, rows: np.ndarray, rel: str) -> np.ndarray:
+        """Elements lying towards a compass direction (true north from the file) from ``origin``."""
+        north = self.building.true_north_deg
+        heading = {"north": north, "west": north + 90, "south": north + 180, "east": north - 90}[rel]
+        d = self.centre[rows, :2] - origin[:2]
+        ang = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
+        return np.abs(wrap_deg(ang - heading)) <= 45.0
+
+    # ---- between elements ------------------------------------------------------------------
+    def box_gap(self, row: int, rows: np.ndarray) -> np.ndarray:
+        """Surface-to-surface distance between bounding boxes (0 when they touch or overlap)."""
+        gap = np.maximum(0.0, np.maximum(self.bmin[rows] - self.bmax[row], self.bmin[row] - self.bmax[rows]))
+        return np.linalg.norm(gap, axis=1)
+
+    def between_mask(self, a: int, b: int, rows: np.ndarray, lateral: float = 1.5) -> np.ndarray:
+        pa, pb = self.centre[a, :2], self.centre[b, :2]
+        ab = pb - pa
+        length2 = float(ab @ ab)
+        if length2 < 1e-9:
+            return np.zeros(len(rows), bool)
+        rel = self.centre[rows, :2] - pa
+        t = rel @ ab / length2
+        off = np.abs(rel[:, 0] * ab[1] - rel[:, 1] * ab[0]) / math.sqrt(length2)
+        return (t > 0.0) & (t < 1.0) & (off <= lateral)
+
+    # ---- line of sight ---------------------------------------------------------------------
+    def sample_points(self, row: int, eye: np.ndarray) -> np.ndarray:
+        """Points on an element to look at: its nearest point to the eye, its centre, and four
+        points of its box shrunk towards the centre."""
+        lo, hi, c = self.bmin[row], self.bmax[row], self.centre[row]
+        shrink = 0.3
+        a, b = c + (lo - c) * (1 - shrink), c + (hi - c) * (1 - shrink)
+        near = np.clip(eye, lo, hi)
+        near = near + (c - near) * 0.05
+        return np.array([near, c, [a[0], a[1], c[2]], [b[0], b[1], c[2]], [a[0], b[1], b[2]], [b[0], a[1], a[2]]])
+
+    def line_of_sight(self, eye: np.ndarray, row: int, ignore: np.ndarray | None = None) -> bool:
+        """True when at least one sample point of the element is seen from the eye."""
+        targets = self.sample_points(row, eye)
+        lo = np.minimum(eye, targets.min(axis=0)) - 1e-6
+        hi = np.maximum(eye, targets.max(axis=0)) + 1e-6
+        cand = self.occluder & np.all(self.bmax >= lo, axis=1) & np.all(self.bmin <= hi, axis=1)
+        cand[row] = False
+        if ignore is not None:
+            cand &= ~ignore
+        rows = np.nonzero(cand)[0]
+        if not len(rows):
+            return True
+        tri = np.concatenate([np.arange(self.tri_start[r], self.tri_start[r + 1]) for r in rows])
+        if not len(tri):
+            return True
+        v0, e1, e2 = self.tri_v0[tri], self.tri_e1[tri], self.tri_e2[tri]
+        for target in targets:
+            if not _segment_hits(eye, target, v0, e1, e2):
+                return True
+        return False
+
+    def in_view(self, pose: Pose, rows: np.ndarray) -> np.ndarray:
+        d = self.centre[rows] - pose.position
+        near = self.nearest_points(pose.position, rows) - pose.position
+        yaw_c = wrap_deg(np.degrees(np.arctan2(d[:, 1], d[:, 0])) - pose.yaw)
+        yaw_n = wrap_deg(np.degrees(np.arctan2(near[:, 1], near[:, 0])) - pose.yaw)
+        horiz = np.linalg.norm(d[:, :2], axis=1)
+        pitch = np.degrees(np.arctan2(d[:, 2], np.maximum(horiz, 1e-6))) - pose.pitch
+        ok_h = (np.abs(yaw_c) <= FOV_H / 2) | (np.abs(yaw_n) <= FOV_H / 2)
+        return ok_h & (np.abs(pitch) <= FOV_V / 2 + 20.0)
+
+    def visible_mask(self, pose: Pose, rows: np.ndarray, ignore: np.ndarray | None = None,
+                     fov: bool = True) -> np.ndarray:
+        out = self.in_view(pose, rows) if fov else np.ones(len(rows), bool)
+        for k in np.nonzero(out)[0]:
+            out[k] = self.line_of_sight(pose.position, int(rows[k]), ignore)
+        return out
+
+
+def _segment_hits(origin: np.ndarray, target: np.ndarray, v0: np.ndarray, e1: np.ndarray,
+                  e2: np.ndarray) -> bool:
+    """Möller–Trumbore: does the open segment origin->target cross any of the triangles?"""
+    d = target - origin
+    length = float(np.linalg.norm(d))
+    if length < 1e-9:
+        return False
+    d = d / length
+    p = np.cross(d, e2)
+    det = np.einsum("ij,ij->i", e1, p)
+    ok = np.abs(det) > 1e-12
+    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
+    s = origin - v0
+    u = np.einsum("ij,ij->i", s, p) * inv
+    q = np.cross(s, e1)
+    v = (q @ d) * inv
+    t = np.einsum("ij,ij->i", e2, q) * inv
+    hit = ok & (u >= 0) & (v >= 0) & (u + v <= 1) & (t > 1e-4) & (t < length - 1e-3)
+    return bool(hit.any())

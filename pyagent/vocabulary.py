@@ -1,0 +1,79 @@
+"""Everyday words for IFC classes and element kinds, shared by the executor and the parser."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import ifcopenshell.ifcopenshell_wrapper as wrapper
+
+# Everyday nouns (singular) -> IFC classes they mean.
+CLASS_WORDS: dict[str, tuple[str, ...]] = {
+    "door": ("IfcDoor",), "doorway": ("IfcDoor",), "entrance": ("IfcDoor",),
+    "window": ("IfcWindow",), "wall": ("IfcWall", "IfcCurtainWall"), "partition": ("IfcWall",),
+    "slab": ("IfcSlab",), "floor": ("IfcSlab",), "ceiling": ("IfcCovering", "IfcSlab"), "roof": ("IfcRoof", "IfcSlab"),
+    "stair": ("IfcStair", "IfcStairFlight"), "staircase": ("IfcStair", "IfcStairFlight"),
+    "stairway": ("IfcStair", "IfcStairFlight"), "steps": ("IfcStair", "IfcStairFlight"),
+    "column": ("IfcColumn",), "pillar": ("IfcColumn",), "beam": ("IfcBeam",), "girder": ("IfcBeam",),
+    "railing": ("IfcRailing",), "handrail": ("IfcRailing",), "banister": ("IfcRailing",), "balustrade": ("IfcRailing",),
+    "member": ("IfcMember",), "rafter": ("IfcMember",), "brace": ("IfcMember",), "strut": ("IfcMember",),
+    "furniture": ("IfcFurnishingElement", "IfcFurniture"), "furnishing": ("IfcFurnishingElement", "IfcFurniture"),
+    "covering": ("IfcCovering",), "footing": ("IfcFooting",), "foundation": ("IfcFooting",),
+    "room": ("IfcSpace",), "space": ("IfcSpace",), "plate": ("IfcPlate",),
+    "accessory": ("IfcDiscreteAccessory",), "bolt": ("IfcDiscreteAccessory", "IfcMechanicalFastener"),
+    "assembly": ("IfcElementAssembly",), "fixture": ("IfcFlowTerminal", "IfcSanitaryTerminal"),
+    "site": ("IfcSite",), "terrain": ("IfcSite",), "ground": ("IfcSite",),
+}
+
+# Everyday kinds found in element names and types (furniture and fittings): kind -> words to look for.
+KIND_WORDS: dict[str, tuple[str, ...]] = {
+    "sofa": ("sofa", "couch", "settee"), "chair": ("chair", "stuhl", "seat"), "armchair": ("armchair", "sessel"),
+    "table": ("table", "tisch"), "desk": ("desk", "schreibtisch"), "bed": ("bed", "bett"),
+    "cabinet": ("cabinet", "cupboard", "schrank", "casework", "base cabinet", "upper cabinet"),
+    "shelf": ("shelf", "shelving", "regal", "bookcase"), "wardrobe": ("wardrobe", "closet", "dresser"),
+    "toilet": ("toilet", "wc", "water closet"), "sink": ("sink", "basin", "lavatory", "waschbecken"),
+    "bathtub": ("bathtub", "tub", "badewanne"), "shower": ("shower", "dusche"),
+    "fridge": ("refrigerator", "fridge"), "stove": ("range", "stove", "cooker", "oven"),
+    "dishwasher": ("dishwasher",), "counter": ("counter", "countertop", "worktop"),
+    "lamp": ("lamp", "light", "leuchte"), "plant": ("plant", "pflanze"), "tv": ("tv", "television"),
+    "nightstand": ("nightstand", "night stand", "bedside"), "dresser": ("dresser", "chest of drawers"),
+    "washer": ("washer", "washing machine"), "dryer": ("dryer",),
+}
+
+
+@lru_cache(maxsize=4096)
+def class_ancestors(schema: str, ifc_class: str) -> frozenset[str]:
+    """The class and all its supertypes in the file's schema (IfcWallStandardCase -> IfcWall, ...)."""
+    names = {ifc_class}
+    try:
+        decl = wrapper.schema_by_name(schema).declaration_by_name(ifc_class)
+    except (RuntimeError, IndexError, ValueError):
+        return frozenset(names)
+    while decl is not None:
+        names.add(decl.name())
+        decl = decl.supertype()
+    return frozenset(names)
+
+
+def plural(word: str, n: int) -> str:
+    if n == 1:
+        return word
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def class_noun(ifc_class: str) -> str:
+    """An everyday noun for a class, for answers ("IfcWallStandardCase" -> "wall")."""
+    for word, classes in CLASS_WORDS.items():
+        if ifc_class in classes:
+            return word
+    base = ifc_class.removeprefix("Ifc")
+    for suffix in ("StandardCase", "ElementedCase", "Type"):
+        base = base.removesuffix(suffix)
+    for word, classes in CLASS_WORDS.items():
+        if "Ifc" + base in classes:
+            return word
+    out = "".join(" " + c.lower() if c.isupper() else c for c in base).strip()
+    return out or "element"
