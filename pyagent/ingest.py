@@ -187,7 +187,7 @@ def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str,
                 hit_side = True
                 if room not in found:
                     found.append(room)
-        if not hit_side and not is_wall:
+        if not hit_side and OUTSIDE not in found:
             found.append(OUTSIDE)
     return found
 

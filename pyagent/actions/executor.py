@@ -110,6 +110,14 @@ class Executor:
         return ExecResult(True, " ".join(answers) or "Done.", last_query_value, None,
                           edits_changed or pose_changed, referenced)
 
+    def peek(self, selector: dict[str, Any]) -> list[str]:
+        """The elements a selector means now, without touching state or dialogue memory."""
+        ctx = Context(self.building, self.graph, self.spatial, copy.deepcopy(self.state), list(self.last_ids))
+        try:
+            return Resolver(ctx).resolve(selector)
+        except SelectionError:
+            return []
+
     # ---- history --------------------------------------------------------------------------
     def _history(self, step: dict[str, Any]) -> ExecResult:
         count = step.get("count", 1)

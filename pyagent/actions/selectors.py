@@ -260,9 +260,26 @@ class Resolver:
             if k >= len(rows):
                 raise SelectionError(f"there are only {len(rows)} {noun_for(sel, len(rows))}")
             rows = rows[k:k + 1]
+        if sel.get("limit") == 1 and len(rows) > 1 and not sel.get("order") and not sel.get("ordinal") \
+                and not pose_relative:
+            rows = self._the_one(sel, rows)
         if sel.get("limit"):
             rows = rows[:sel["limit"]]
         return rows
+
+    def _the_one(self, sel: dict[str, Any], rows: np.ndarray) -> np.ndarray:
+        """'The door' with several doors: the one in the user's room if that settles it, else ask."""
+        room = self.ctx.user_room()
+        if room is not None:
+            local = rows[[self.b.elements[self.sp.ids[r]].room == room or room in self.b.elements[self.sp.ids[r]].sides
+                          for r in rows]]
+            if len(local) == 1:
+                return local
+        band = self.sp.storey_band(self.ctx.user_storey())
+        on_floor = rows[self.sp.on_band(rows, band)]
+        pool = on_floor if len(on_floor) else rows
+        pool = pool[np.argsort(self.sp.distances(self.ctx.pose.position, pool), kind="stable")]
+        raise SelectionError(self._which_one(sel, pool))
 
     def _is_external(self, el: Element) -> bool:
         if el.external is not None:

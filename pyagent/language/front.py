@@ -1,0 +1,91 @@
+"""The language front end: the deterministic parser first, the constrained local LLM when the
+parser does not understand; both produce programs that the executor validates and runs."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from pyagent.actions.executor import QUERY_OPS
+from pyagent.language.lexicon import Lexicon
+from pyagent.language.parser import Memory, ParseContext, Parser
+from pyagent.paths import models_dir
+
+
+def _default_llm_dir() -> Path | None:
+    env = os.environ.get("PYAGENT_LLM")
+    if env:
+        return Path(env)
+    root = models_dir()
+    if not root.is_dir():
+        return None
+    for d in sorted(root.iterdir()):
+        if (d / "genai_config.json").is_file():
+            return d
+    return None
+
+
+class FrontEnd:
+    def __init__(self, session: Any, llm_dir: Path | None = None, use_llm: bool = True) -> None:
+        self.session = session
+        self.lexicon = Lexicon.build(session.building)
+        self.parser = Parser(self.lexicon)
+        self.memory = Memory()
+        self._llm: Any = None
+        self._llm_dir = llm_dir if llm_dir is not None else _default_llm_dir()
+        self.use_llm = use_llm
+
+    def llm(self) -> Any:
+        if self._llm is None and self.use_llm:
+            try:
+                from pyagent.language.llm import LLMFrontEnd
+            except ImportError:
+                return None
+            self._llm = LLMFrontEnd(self._llm_dir)
+        return self._llm
+
+    def handle(self, session: Any, text: str) -> Any:
+        from pyagent.session import Result
+
+        t0 = time.perf_counter()
+        ctx = ParseContext(session, self.memory)
+        parsed = self.parser.parse(text, ctx)
+        t_parse = time.perf_counter() - t0
+        if parsed.program is not None and parsed.confidence >= 0.5:
+            result = session.do(parsed.program, source="parser")
+            result.timings["parse"] = t_parse
+            if result.ok:
+                self._remember(parsed.program)
+            return result
+        llm = self.llm()
+        if llm is not None and getattr(llm, "available", False):
+            from pyagent.language.llm_context import context_facts
+
+            def run_query(program: dict[str, Any]) -> dict[str, Any]:
+                """Let the model see query results before its final program; changes are not run here."""
+                if any(s.get("op") not in QUERY_OPS for s in program.get("steps", [])):
+                    return {"ok": False, "error": "only query steps can be looked at before the final program"}
+                return session.do(program, source="llm-probe").to_json()
+
+            proposal = llm.propose(text, context_facts(session), run_query)
+            if proposal.program is not None:
+                result = session.do(proposal.program, source="llm")
+                result.timings["parse"] = t_parse
+                result.timings["llm"] = proposal.latency_s
+                if result.ok:
+                    self._remember(proposal.program)
+                return result
+        reason = parsed.reason or "I did not understand that"
+        hint = ""
+        if llm is not None and not getattr(llm, "available", False):
+            hint = f" ({getattr(llm, 'reason', 'no language model installed')})"
+        return Result(False, None, f"Sorry, I did not understand \"{text}\". Try e.g. \"hide the door in front "
+                                   f"of me\" or \"how many windows are upstairs?\"", None,
+                      f"{reason}{hint}", "parser", {"parse": t_parse})
+
+    def _remember(self, program: dict[str, Any]) -> None:
+        steps = [s for s in program["steps"] if s["op"] not in ("undo", "redo", "save", "note")]
+        if steps:
+            self.memory.last_steps = steps

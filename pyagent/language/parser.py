@@ -1,0 +1,1110 @@
+"""The deterministic parser: everyday English -> an action program (the schema's shape).
+
+Pattern-based, with its vocabulary built from the loaded building (see ``lexicon``). A sentence is
+split into clauses ("hide the doors and paint the walls white"); each clause gets an intent from its
+verb phrase and selectors from its noun phrases (class words, kinds, room and storey names in the
+file's language or everyday words, relations to the user or other elements, superlatives,
+ordinals, numbers with units). It returns ``None`` when it does not understand, so that the
+language model can try; it never guesses silently: ambiguous references become clarifications in
+the executor.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyagent.language.lexicon import (
+    COLOUR_MODIFIERS,
+    COLOURS,
+    NUMBER_WORDS,
+    ORDINALS,
+    STOREY_WORDS,
+    UNITS,
+    Lexicon,
+    ascii_fold,
+    fold,
+)
+from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS
+
+Selector = dict[str, Any]
+Step = dict[str, Any]
+
+FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|so|well|now|quickly|for me|thanks|thank you|"
+           r"real quick|if you (can|could|would)|would you mind|do you mind|go ahead and|i want you to|"
+           r"i'?d like (you )?to|i would like (you )?to|i want to|i need (you )?to|let'?s|can you|could you|"
+           r"would you|will you|can i|could i|you know|basically|actually|maybe|just quickly|alright)\b")
+CONTRACTIONS = {"what's": "what is", "where's": "where is", "how's": "how is", "that's": "that is",
+                "there's": "there is", "it's": "it is", "i'm": "i am", "don't": "do not", "doesn't": "does not",
+                "isn't": "is not", "aren't": "are not", "can't": "cannot", "won't": "will not", "let's": "let us",
+                "who's": "who is", "they're": "they are", "i've": "i have", "we're": "we are", "you're": "you are",
+                "colour": "color", "colours": "colors", "coloured": "colored", "grey": "gray", "metre": "meter",
+                "metres": "meters", "centimetre": "centimeter", "centimetres": "centimeters", "storeys": "floors",
+                "storey": "floor", "stories": "floors", "story": "floor", "levels": "floors", "level": "floor"}
+VERBS_AFTER_AND = (
+    "hide", "show", "unhide", "paint", "color", "make", "turn", "move", "shift", "push", "rotate", "spin",
+    "delete", "remove", "add", "put", "place", "take", "go", "bring", "tell", "how", "what", "which", "count",
+    "list", "select", "highlight", "look", "face", "undo", "redo", "save", "isolate", "where", "is", "are",
+    "then", "give", "set", "teleport", "walk", "reset", "get", "mark", "note", "change", "open", "drop",
+    "rotate", "flip", "raise", "lower", "lift", "slide", "insert", "describe", "measure", "find", "display")
+USER_WORDS = r"(me|myself|you|us|here|the user|my position|where i am|where i stand|where i'm standing)"
+NOUN_STOP = (r"(?=\s+(?:and|then|but|except|apart|other than|excluding|that|which|who|to|by|in|on|at|from|with|"
+             r"next|near|beside|between|above|below|under|behind|left|right|within|closer|taller|wider|higher|"
+             r"larger|bigger|smaller|shorter|lower|named|called|is|are|do|does|has|have|facing)\b|$)")
+
+
+@dataclass
+class ParseResult:
+    program: dict[str, Any] | None
+    confidence: float
+    reason: str = ""
+    clauses: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Memory:
+    """What the dialogue remembers between utterances."""
+
+    last_steps: list[Step] = field(default_factory=list)
+
+
+def _num(tok: str) -> float | None:
+    try:
+        return float(tok)
+    except ValueError:
+        return NUMBER_WORDS.get(tok) if tok not in ("a", "an") else None
+
+
+def normalise(text: str) -> str:
+    t = fold(text)
+    t = re.sub(r"[\"“”]", " ", t)
+    for a, b in CONTRACTIONS.items():
+        t = re.sub(rf"\b{re.escape(a)}\b", b, t)
+    t = re.sub(r"(\d),(\d)", r"\1.\2", t)
+    t = re.sub(r"(?<=\d)(?=[a-z°²³])", " ", t)  # 2m -> 2 m, 90° -> 90 °
+    t = re.sub(r"[?!;:]", " , ", t)
+    t = re.sub(r"(?<!\d)\.(?!\d)", " , ", t)
+    t = t.replace("°", " degrees ").replace("²", " square").replace("³", " cubic")
+    t = re.sub(r"\bone and a half\b", "1.5", t)
+    t = re.sub(r"\b(a|one) half\b", "0.5", t)
+    t = re.sub(r"\bhalf an? (meter|m|foot)\b", r"0.5 \1", t)
+    t = re.sub(r"\bhalf a turn\b", "180 degrees", t)
+    t = re.sub(r"\ba quarter turn\b", "90 degrees", t)
+    t = re.sub(r"\b(\w+) and a half\b", lambda m: str((_num(m.group(1)) or 0) + 0.5) if _num(m.group(1)) else m.group(0), t)
+    t = re.sub(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -](one|two|three|four|five|six|seven|"
+               r"eight|nine)\b", lambda m: str(int(NUMBER_WORDS[m.group(1)] + NUMBER_WORDS[m.group(2)])), t)
+    t = re.sub(r"\b(one|two|three|four|five|six|seven|eight|nine) hundred\b",
+               lambda m: str(int(NUMBER_WORDS[m.group(1)] * 100)), t)
+    t = re.sub(r"\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+               r"fifty|sixty|seventy|eighty|ninety|hundred)\b", lambda m: _fmt(NUMBER_WORDS[m.group(1)]), t)
+    t = re.sub(r"\ban? (meter|m|foot|centimeter|cm|degree)\b", r"1 \1", t)
+    t = re.sub(FILLERS, " ", t)
+    t = re.sub(r"\s*,\s*", " , ", t)
+    t = re.sub(r"\s+", " ", t).strip(" ,")
+    return t
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else str(v)
+
+
+class Parser:
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.lex = lexicon
+        b = lexicon.building
+        words = sorted(set(CLASS_WORDS) | {_pl(w) for w in CLASS_WORDS}, key=len, reverse=True)
+        self._class_re = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
+        kinds = sorted(set(lexicon.kinds) | {_pl(k) for k in lexicon.kinds}, key=len, reverse=True)
+        self._kind_re = re.compile(r"\b(" + "|".join(map(re.escape, kinds)) + r")\b")
+        self._storey_names = sorted(lexicon.storeys, key=len, reverse=True)
+        self.building = b
+
+    # ---- top level ------------------------------------------------------------------------
+    def parse(self, text: str, ctx: ParseContext) -> ParseResult:
+        t = normalise(text)
+        if not t:
+            return ParseResult(None, 0.0, "nothing was said")
+        clauses = split_clauses(t)
+        steps: list[Step] = []
+        low_confidence = False
+        for clause in clauses:
+            got = self._clause(clause, ctx, steps)
+            if got is None:
+                return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
+            new_steps, confident = got
+            low_confidence |= not confident
+            steps.extend(new_steps)
+        if not steps:
+            return ParseResult(None, 0.0, "no action found", clauses)
+        if len(steps) > 8:
+            steps = steps[:8]
+        return ParseResult({"steps": steps}, 0.5 if low_confidence else 1.0, "", clauses)
+
+    # ---- one clause ----------------------------------------------------------------------
+    def _clause(self, c: str, ctx: ParseContext, so_far: list[Step]) -> tuple[list[Step], bool] | None:
+        c = c.strip(" ,")
+        c = re.sub(r"^(and|then|also|and then|after that|next)\s+", "", c)
+        if not c:
+            return [], True
+        for handler in (self._history, self._save_note, self._where, self._turn, self._look_at, self._teleport,
+                        self._route, self._count, self._exists, self._distance, self._get, self._describe,
+                        self._list_query, self._change):
+            got = handler(c, ctx)
+            if got is not None:
+                return got, True
+        follow = self._follow_up(c, ctx)
+        if follow is not None:
+            return follow, False
+        return None
+
+    def _history(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(undo|revert|take (that|it) back|go back|cancel|step back|reverse)( that| it| this|"
+                     r" the last (change|step|thing|\d+ changes?|\d+ steps?))?( again)?"
+                     r"( (\d+) times| twice)?( please)?$", c)
+        if m or c in ("oops", "oops undo", "no undo that", "no undo", "undo undo"):
+            count = 1
+            if m:
+                n = re.search(r"(\d+) (times|changes|steps)", c)
+                count = int(n.group(1)) if n else (2 if "twice" in c else 1)
+            return [{"op": "undo", "count": count}] if count > 1 else [{"op": "undo"}]
+        m = re.match(r"^(redo|do (it|that) again|bring it back again|redo that)( (\d+) times| twice)?$", c)
+        if m:
+            count = int(m.group(4)) if m.group(4) else (2 if "twice" in c else 1)
+            return [{"op": "redo", "count": count}] if count > 1 else [{"op": "redo"}]
+        if re.match(r"^(reset|restore|revert)( (everything|all|the (whole )?(model|scene|building)|all changes))?"
+                    r"( to (the )?(original|default|start))?$", c) or re.match(
+                        r"^(start over|start again|back to (the )?original|clear (all|every) (changes|edits))$", c):
+            return [{"op": "reset"}]
+        return None
+
+    def _save_note(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        if re.match(r"^(save|store|commit|write)( (it|this|that|the (model|changes|file|project|work|edits)|"
+                    r"my (work|changes|edits)|everything))?( (to|as) (a )?(new )?(ifc|revision|file))?( now)?$", c):
+            return [{"op": "save"}]
+        m = re.match(r"^(note|make a note|take a note|add a note|record|remember|log|flag|write down|raise an issue|"
+                     r"create an issue|add an issue|open an issue)( that| saying| about)?\s+(.+)$", c)
+        if m:
+            text = m.group(3).strip()
+            step: Step = {"op": "note", "text": text[:500]}
+            sel = self.selector(text, ctx, allow_empty=True)
+            if sel:
+                step["target"] = sel
+            return [step]
+        return None
+
+    def _where(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        if re.search(r"\b(where am i|where are we|which room am i in|what room am i in|what room is this|which room is "
+                     r"this|what room are we in|which floor am i on|what floor am i on|what floor is this|"
+                     r"where am i standing|where do i stand|what is my location|my (current )?location)\b", c):
+            return [{"op": "where_am_i"}]
+        return None
+
+    def _turn(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        if re.match(r"^(turn|spin|swing|rotate|wheel|look|face|pivot)( me| us)?( yourself)? ?(around|round|about|"
+                    r"backwards?|behind( me| you| us)?|the other way|back)( \d+ degrees)?$", c) or c in (
+                        "about face", "about turn", "look backwards", "look behind", "look back"):
+            return [{"op": "turn", "degrees": 180}]
+        m = re.match(r"^(turn|rotate|spin|look|face|pivot)( me| us)?( (\d+(\.\d+)?) degrees)?( to)?( the| my)? "
+                     r"(left|right)( (\d+(\.\d+)?) degrees)?( a (little|bit))?$", c)
+        if m:
+            deg = float(m.group(4) or m.group(10) or (30 if m.group(11) else 90))
+            return [{"op": "turn", "degrees": deg if m.group(8) == "left" else -deg}]
+        if re.match(r"^(turn|face|look) (north|south|east|west)$", c):
+            return None  # handled by look_at-like compass turn below
+        return None
+
+    def _look_at(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(look|turn|face|point me|orient me|turn me|show me where|where is|where are)( at| to| towards?| "
+                     r"toward)? ?(?P<np>.+)$", c)
+        if not m:
+            return None
+        verb = m.group(1)
+        if verb in ("where is", "where are", "show me where"):
+            np_text = m.group("np")
+            sel = self.selector(np_text, ctx)
+            if not sel:
+                return None
+            return [{"op": "list", "target": _singular(sel, np_text)}]
+        if verb in ("look", "turn", "face") and not m.group(2) and verb != "face":
+            return None
+        np_text = m.group("np")
+        if re.match(r"^(around|round|back|behind|left|right|the other way)\b", np_text):
+            return None
+        sel = self.selector(np_text, ctx)
+        if not sel:
+            return None
+        return [{"op": "look_at", "target": _singular(sel, np_text, force=True)}]
+
+    def _teleport(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(take me|bring me|teleport( me)?|send me|move me|put me|beam me|get me|walk me|"
+                     r"i want to go|we want to go|go|walk|jump|head|navigate|let us go|transport me|"
+                     r"show me the way|lead me|fly me|place me)( over| back| up| down| straight)?"
+                     r"( (in)?to| in| into| inside| over to| up to| down to| towards?| toward| at| near)? "
+                     r"(?P<np>.+)$", c)
+        if not m:
+            return None
+        np_text = re.sub(r"^(the )?(inside of|middle of|centre of|center of) ", "", m.group("np"))
+        if re.match(r"^(upstairs|downstairs|the upper floor|the ground floor|the top floor|the first floor|"
+                    r"the next floor|the floor above|the floor below)$", np_text):
+            spec = self._storey_spec(np_text, ctx)
+            st = self.building.storey(spec) if spec else None
+            if st is not None:
+                return [{"op": "teleport", "target": {"class": ["IfcBuildingStorey"], "name": st.name}}]
+        sel = self.selector(np_text, ctx)
+        if not sel:
+            return None
+        return [{"op": "teleport", "target": _singular(sel, np_text, force=True)}]
+
+    def _route(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(how (do|can|would|should) (i|we) (get|go|walk) to|how far (is it|do i have to walk|"
+                     r"would i walk|is the walk|must i walk) (to|from here to)|what is the (walking distance|"
+                     r"route|way|path|shortest (way|route|path)) (to|from here to)|show me the (route|path) to|"
+                     r"route to|path to|directions to|how to get to|what is the walk to|walking distance to|"
+                     r"how long is the walk to) (?P<np>.+)$", c)
+        if not m:
+            m = re.match(r"^how far (away )?is (?P<np>(the )?[\w ü]+?)( from (here|me))?( on foot| walking| to walk)$", c)
+        if not m:
+            return None
+        sel = self.selector(m.group("np"), ctx)
+        if not sel:
+            return None
+        return [{"op": "route", "to": _singular(sel, m.group("np"), force=True)}]
+
+    def _count(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(how many|count( the| all( the)?)?|number of|what is the (number|count|total number) of|"
+                     r"tell me how many|give me the (number|count) of|total number of)\s+(?P<np>.+)$", c)
+        if not m:
+            return None
+        np_text = m.group("np")
+        np_text = re.sub(r"\b(are there|are|is there|there are|do (we|i|you) have|does it have|have we got|"
+                         r"exist|in total|altogether|overall|can (i|you) see|do (i|you) see)\b", " ", np_text)
+        np_text = re.sub(r"\b(does|do) (?P<owner>.+?) (have|contain|hold)\b", r" in \g<owner>", np_text)
+        np_text = re.sub(r"\s+", " ", np_text).strip()
+        if re.search(r"\b(i|you) (can )?see\b|\bvisible\b", c):
+            np_text += " visible"
+        sel = self.selector(np_text, ctx)
+        if sel is None:
+            return None
+        sel.pop("limit", None)
+        return [{"op": "count", "target": sel}]
+
+    def _exists(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(is there|are there|do we have|do i have|have we got|does (?P<owner>.+?) have|"
+                     r"is there any|are there any)( any| an?| some)? (?P<np>.+)$", c)
+        if not m:
+            return None
+        np_text = m.group("np")
+        if m.group("owner"):
+            np_text += " in " + m.group("owner")
+        sel = self.selector(np_text, ctx)
+        if sel is None:
+            return None
+        sel.pop("limit", None)
+        return [{"op": "exists", "target": sel}]
+
+    def _distance(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(what is the )?(distance|how far( away)?|how close)( is| are| am i)?( it)?( from)? "
+                     r"(?P<a>.+?)( (from|to|and) (?P<b>.+?))?( from (me|here))?$", c)
+        if not m:
+            m = re.match(r"^how far (away )?(is|are) (?P<a>.+?)( from (?P<b>.+?))?$", c)
+        if not m:
+            return None
+        a, b = m.group("a"), m.group("b")
+        if a in ("me", "here", "i", "i am") and b:
+            a, b = b, None
+        if b and re.fullmatch(USER_WORDS, b):
+            b = None
+        sa = self.selector(a, ctx)
+        if sa is None:
+            return None
+        if b:
+            sb = self.selector(b, ctx)
+            if sb is None:
+                return None
+            return [{"op": "distance", "from": _singular(sa, a, force=True), "to": _singular(sb, b, force=True)}]
+        return [{"op": "distance", "to": _singular(sa, a, force=True)}]
+
+    PROPS = {
+        "height": r"how (tall|high)|(height|tallness)", "width": r"how wide|width|breadth",
+        "depth": r"how (deep|thick)|depth|thickness", "length": r"how long|length",
+        "area": r"how (big|large)|area|size|floor space|square (meters|footage)|surface",
+        "volume": r"volume|how much space|cubic", "elevation": r"elevation|how high up|at what height",
+        "material": r"material|made (of|from)|built (of|from)", "color": r"color|what colou?r",
+        "name": r"name|called", "type": r"type|what kind|which kind|class",
+    }
+
+    def _get(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(what is|what are|tell me|give me|show me|how|what)( the)? ?(?P<p>tall|high|wide|deep|thick|"
+                     r"long|big|large|height|width|depth|thickness|length|area|size|volume|elevation|material|"
+                     r"color|name|type|kind|floor area|surface area|[\w ]+?)( is| are| of| does| do)\s+(?P<np>.+?)"
+                     r"( have| measure| stand| sit)?$", c)
+        if m and not re.match(r"^(many|far|close)\b", m.group("p")):
+            prop = self._prop_word(m.group("p"))
+            np_text = m.group("np")
+            if prop == "color" and np_text.startswith(("is ", "are ")):
+                np_text = np_text[3:]
+            if prop is not None:
+                sel = self.selector(np_text, ctx)
+                if sel is not None:
+                    return [{"op": "get", "target": _singular(sel, np_text), "property": prop}]
+        m = re.match(r"^what (is|are) (?P<np>.+?) made (of|from)$", c) or re.match(
+            r"^what (material|materials) (is|are) (?P<np>.+?)( made of)?$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            if sel is not None:
+                return [{"op": "get", "target": _singular(sel, m.group("np")), "property": "material"}]
+        m = re.match(r"^what colou?r (is|are) (?P<np>.+)$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            if sel is not None:
+                return [{"op": "get", "target": _singular(sel, m.group("np")), "property": "color"}]
+        m = re.match(r"^(measure|get) the (?P<p>\w+) of (?P<np>.+)$", c)
+        if m:
+            prop = self._prop_word(m.group("p"))
+            sel = self.selector(m.group("np"), ctx)
+            if prop and sel is not None:
+                return [{"op": "get", "target": _singular(sel, m.group("np")), "property": prop}]
+        return None
+
+    def _prop_word(self, word: str) -> str | None:
+        w = word.strip()
+        w = re.sub(r"^(total|overall|exact|approximate) ", "", w)
+        for key, pattern in self.PROPS.items():
+            if re.fullmatch(pattern.replace("how ", ""), w) or re.fullmatch(pattern, w):
+                return key
+        table = {"tall": "height", "high": "height", "wide": "width", "deep": "depth", "thick": "depth",
+                 "long": "length", "big": "area", "large": "area", "size": "area", "floor area": "area",
+                 "surface area": "area", "kind": "type", "colour": "color"}
+        if w in table:
+            return table[w]
+        if re.fullmatch(r"[a-z][a-z ]{2,30}", w) and w not in ("thing", "object", "one", "this", "that", "it"):
+            return w  # a property by name, e.g. "fire rating"
+        return None
+
+    def _describe(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(describe|tell me (about|more about)|what (is|are) (this|that|these|those|it)( thing| one|"
+                     r" object| element)?|what am i (looking at|pointing at)|info(rmation)? (on|about)|"
+                     r"details (of|on|about)|identify)( (?P<np>.+))?$", c)
+        if not m:
+            return None
+        np_text = m.group("np") or ""
+        if "looking at" in c:
+            return [{"op": "describe", "target": {"relations": [{"rel": "visible"}, {"rel": "in_front"}],
+                                                   "order": "nearest", "limit": 1}}]
+        if not np_text or np_text in ("this", "that", "it", "these", "those"):
+            return [{"op": "describe", "target": self._deictic(ctx)}]
+        sel = self.selector(np_text, ctx)
+        if sel is None:
+            return None
+        return [{"op": "describe", "target": _singular(sel, np_text)}]
+
+    def _list_query(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(which|what|list|name|tell me|show me a list of|give me a list of|give me|"
+                     r"find( me)?|locate|search for|what are|what is)( all)?( the| of the)? ?(?P<np>.*)$", c)
+        if not m:
+            return None
+        np_text = m.group("np")
+        np_text = re.sub(r"\b(are there|is there|are|is|do (we|i|you) have|exist|can (i|you) see|do (i|you) see|"
+                         r"have we got)\b", " ", np_text)
+        np_text = re.sub(r"\s+", " ", np_text).strip()
+        if re.search(r"\b(i|you) (can )?see\b", c):
+            np_text += " visible"
+        if re.match(r"^(thing|object|element|item|one)?\s*$", np_text.split(" ")[0] if np_text else ""):
+            pass
+        sel = self.selector(np_text or "things", ctx, allow_empty=True)
+        if sel is None:
+            return None
+        if not _has_noun(sel) and not sel.get("relations") and not sel.get("order"):
+            return None
+        if re.match(r"^(is|was)\b", c.split(" ", 2)[1] if len(c.split(" ")) > 1 else "") and "limit" not in sel:
+            sel.setdefault("order", "nearest")
+            sel["limit"] = 1
+        if not _has_noun(sel) and "limit" not in sel and not sel.get("ordinal"):
+            sel.setdefault("order", "nearest")
+            sel["limit"] = 5
+        return [{"op": "list", "target": sel}]
+
+    # ---- changes --------------------------------------------------------------------------
+    def _change(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(show( me)? only|only show|isolate|just show|show just|focus on|hide everything (but|except)"
+                     r"|hide all but)\s+(?P<np>.+)$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            return [{"op": "isolate", "target": sel}] if sel is not None else None
+        m = re.match(r"^(un-?hide|show|reveal|bring back|make visible|display|restore|show me)( again)?\s+(?P<np>.+?)"
+                     r"( again| back)?$", c)
+        if m:
+            np_text = m.group("np")
+            if np_text in ("everything", "all", "it all", "all of it", "everything again", "all elements",
+                           "all hidden elements", "hidden elements", "hidden things", "what is hidden"):
+                return [{"op": "show", "target": {}}]
+            sel = self.selector(np_text, ctx)
+            if sel is None:
+                return None
+            sel.pop("limit", None) if not _is_singular(np_text) else None
+            if m.group(1) == "show me" and not ctx.hidden_any(sel):
+                return [{"op": "select", "target": sel}]
+            return [{"op": "show", "target": sel}]
+        m = re.match(r"^(make|turn|set|render)\s+(?P<np>.+?)\s+(visible|appear|reappear)$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            return [{"op": "show", "target": sel}] if sel is not None else None
+        m = re.match(r"^(hide|conceal|make invisible|turn off|switch off|blank out|get (\w+ )?out of (my|the) way|"
+                     r"take away|cloak)\s+(?P<np>.+?)( from (view|sight))?( too| as well)?$", c)
+        m = m or re.match(r"^(make|turn|set)\s+(?P<np>.+?)\s+(invisible|disappear|vanish|hidden)$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            return [{"op": "hide", "target": sel}] if sel is not None else None
+        m = re.match(r"^(delete|remove|demolish|erase|get rid of|tear down|knock down|destroy|take out|eliminate)\s+"
+                     r"(?P<np>.+)$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            return [{"op": "delete", "target": sel}] if sel is not None else None
+        got = self._transparency(c, ctx)
+        if got is not None:
+            return got
+        got = self._colour(c, ctx)
+        if got is not None:
+            return got
+        got = self._move_rotate(c, ctx)
+        if got is not None:
+            return got
+        got = self._add_prop(c, ctx)
+        if got is not None:
+            return got
+        m = re.match(r"^(select|highlight|mark|pick|choose|point out|flash|emphasi[sz]e)\s+(?P<np>.+)$", c)
+        if m:
+            if m.group("np") in ("nothing", "none"):
+                return [{"op": "select", "target": {}}] if False else None
+            sel = self.selector(m.group("np"), ctx)
+            return [{"op": "select", "target": sel}] if sel is not None else None
+        if re.match(r"^(deselect|unselect|clear( the)? selection|select nothing|unhighlight)( all| everything)?$", c):
+            return [{"op": "select", "target": {"ids": []}}]
+        m = re.match(r"^(reset|restore|remove)( the)? colou?rs? (of|on)\s+(?P<np>.+)$", c) or re.match(
+            r"^(restore|reset)\s+(?P<np>.+?)( to (its|their) original colou?rs?| colou?rs?)$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            return [{"op": "reset_color", "target": sel}] if sel is not None else None
+        return None
+
+    def _transparency(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(make|turn|set|render)\s+(?P<np>.+?)\s+(?P<how>(\d+(\.\d+)? (%|percent) )?(semi-?)?(transparent|"
+                     r"see-? ?through|translucent|ghosted|ghost|opaque|solid|x-?ray|glassy|faded))$", c)
+        m = m or re.match(r"^(ghost|fade|x-?ray)( out)?\s+(?P<np>.+)$", c)
+        if not m:
+            return None
+        sel = self.selector(m.group("np"), ctx)
+        if sel is None:
+            return None
+        how = m.groupdict().get("how") or "transparent"
+        alpha = 1.0 if re.search(r"opaque|solid", how) else 0.3
+        pct = re.search(r"(\d+(\.\d+)?) (%|percent)", how)
+        if pct:
+            alpha = max(0.0, min(1.0, 1.0 - float(pct.group(1)) / 100.0))
+        return [{"op": "transparency", "target": sel, "alpha": alpha}]
+
+    def _colour(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        colour_words = "|".join(sorted(COLOURS, key=len, reverse=True))
+        mods = "|".join(COLOUR_MODIFIERS)
+        col = rf"(?P<col>((very |really )?({mods})(er)? )?({colour_words})(ish)?|darker|lighter|brighter|the same colou?r)"
+        m = re.match(rf"^(paint|color|colour|make|turn|set|change|dye|tint|shade|recolou?r)\s+(?P<np>.+?)\s+(to |in |"
+                     rf"into |as )?(a )?{col}( colou?r)?$", c)
+        m = m or re.match(rf"^(paint|color|colour|make|turn)\s+(?P<np>it|them|that|this|those|these)\s+{col}$", c)
+        m = m or re.match(rf"^(change|set) the colou?r of\s+(?P<np>.+?)\s+to\s+{col}$", c)
+        m = m or re.match(rf"^(?P<col2>({mods} )?({colour_words})) (for )?(?P<np>.+)$", c) if False else m
+        if not m:
+            return None
+        sel = self.selector(m.group("np"), ctx)
+        if sel is None:
+            return None
+        col_text = m.group("col")
+        rgba = self._rgba(col_text, sel, ctx)
+        if rgba is None:
+            return None
+        return [{"op": "color", "target": sel, "rgba": rgba}]
+
+    def _rgba(self, text: str, sel: Selector, ctx: ParseContext) -> list[float] | None:
+        t = text.replace("ish", "").strip()
+        if t in ("darker", "lighter", "brighter") or t.startswith("the same"):
+            base = ctx.current_colour(sel)
+            if base is None:
+                return None
+            if t.startswith("the same"):
+                return base
+            f = 0.7 if t == "darker" else 1.3
+            if t == "darker":
+                rgb = [c * f for c in base[:3]]
+            else:
+                rgb = [c + (1 - c) * 0.35 for c in base[:3]]
+            return [round(min(1.0, max(0.0, v)), 4) for v in rgb] + [base[3]]
+        parts = t.split()
+        name = parts[-1]
+        if name not in COLOURS:
+            return None
+        r, g, b = COLOURS[name]
+        for mod in parts[:-1]:
+            mod = mod.removesuffix("er")
+            k = COLOUR_MODIFIERS.get(mod)
+            if k is None:
+                continue
+            if k > 0:
+                r, g, b = (v + (1 - v) * k for v in (r, g, b))
+            else:
+                r, g, b = (v * (1 + k) for v in (r, g, b))
+        return [round(r, 4), round(g, 4), round(b, 4), 1.0]
+
+    def _move_rotate(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(rotate|turn|spin|twist|swivel|flip)\s+(?P<np>.+?)\s+(by )?(?P<deg>-?\d+(\.\d+)?) degrees"
+                     r"( (?P<dir>clockwise|counter-?clockwise|anti-?clockwise|to the left|to the right|left|right))?$",
+                     c) or re.match(r"^(rotate|turn|spin)\s+(?P<np>.+?)\s+(?P<dir>clockwise|counter-?clockwise|"
+                                    r"anti-?clockwise)( by)? (?P<deg>\d+(\.\d+)?) degrees$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            if sel is None:
+                return None
+            deg = float(m.group("deg"))
+            d = m.group("dir") or ""
+            if d in ("clockwise", "to the right", "right"):
+                deg = -deg
+            return [{"op": "rotate", "target": sel, "degrees": deg}]
+        m = re.match(r"^(flip|turn around|rotate)\s+(?P<np>.+?)( around| round)?$", c)
+        if m and m.group(1) == "flip":
+            sel = self.selector(m.group("np"), ctx)
+            return [{"op": "rotate", "target": sel, "degrees": 180}] if sel is not None else None
+        dirs = r"(?P<dir>forwards?|ahead|backwards?|back|left|right|up|upwards|down|downwards|north|south|east|west)"
+        m = re.match(rf"^(move|shift|push|pull|slide|nudge|drag|bring|raise|lift|lower|drop|displace)\s+(?P<np>.+?)\s+"
+                     rf"(by )?(?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)\s+(to the |towards the |to |towards |further |more )?"
+                     rf"(my )?{dirs}( of me)?$", c) or re.match(
+            rf"^(move|shift|push|pull|slide|nudge|drag|bring)\s+(?P<np>.+?)\s+(to the |towards the |to |towards |)?"
+            rf"(my )?{dirs}( by)? (?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)$", c)
+        if m:
+            unit = UNITS.get(m.group("unit"))
+            if unit is None:
+                return None
+            sel = self.selector(m.group("np"), ctx)
+            if sel is None:
+                return None
+            d = m.group("dir").removesuffix("s").removesuffix("wards").removesuffix("ward")
+            d = {"ahead": "forward", "forward": "forward", "back": "back", "up": "up", "down": "down"}.get(d, d)
+            return [{"op": "move", "target": sel, "direction": d, "distance": round(float(m.group("n")) * unit, 4)}]
+        m = re.match(rf"^(raise|lift|lower|drop)\s+(?P<np>.+?)\s+(by )?(?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)$", c)
+        if m and UNITS.get(m.group("unit")):
+            sel = self.selector(m.group("np"), ctx)
+            if sel is None:
+                return None
+            d = "up" if m.group(1) in ("raise", "lift") else "down"
+            return [{"op": "move", "target": sel, "direction": d,
+                     "distance": round(float(m.group("n")) * UNITS[m.group("unit")], 4)}]
+        return None
+
+    def _add_prop(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        assets = {"sofa": "sofa", "couch": "sofa", "settee": "sofa", "armchair": "armchair", "chair": "chair",
+                  "table": "table", "dining table": "table", "desk": "desk", "bed": "bed", "lamp": "lamp",
+                  "floor lamp": "lamp", "light": "lamp", "plant": "plant", "pot plant": "plant", "shelf": "shelf",
+                  "bookshelf": "shelf", "bookcase": "shelf", "shelves": "shelf", "tv": "tv", "television": "tv"}
+        names = "|".join(sorted(assets, key=len, reverse=True))
+        m = re.match(rf"^(add|put|place|insert|drop|set|position|stick|bring in|create|spawn)( me)?( an?| one| some| another|"
+                     rf" the| new| a new)?( new)? (?P<asset>{names})(?P<rest>.*)$", c)
+        if not m:
+            return None
+        asset = assets[m.group("asset")]
+        rest = m.group("rest").strip()
+        step: Step = {"op": "add_prop", "asset": asset}
+        if not rest or re.fullmatch(r"(here|in front of me|right here|where i am|(next to|beside|near|by) me)", rest):
+            step["placement"] = "at_user"
+            return [step]
+        rm = re.match(r"^(next to|beside|near|by|close to|alongside|against|in front of|facing|opposite|under|below|"
+                      r"in|into|inside|to)\s+(?P<np>.+)$", rest)
+        if not rm:
+            return None
+        prep = rm.group(1)
+        sel = self.selector(rm.group("np"), ctx)
+        if sel is None:
+            return None
+        if prep in ("in", "into", "inside", "to") and sel.get("class") == ["IfcSpace"]:
+            step["placement"] = "in"
+        else:
+            step["placement"] = "in_front_of" if prep in ("in front of", "facing", "opposite") else "next_to"
+        step["anchor"] = _singular(sel, rm.group("np"), force=True)
+        return [step]
+
+    # ---- follow-ups -----------------------------------------------------------------------
+    def _follow_up(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        """"and upstairs?", "what about the kitchen", "the windows too", "again"."""
+        last = ctx.memory.last_steps
+        if not last:
+            return None
+        if re.fullmatch(r"(again|do (it|that) again|same again|once more|one more time|repeat( that)?)", c):
+            return [dict(s) for s in last if s["op"] not in ("undo", "redo", "save")]
+        m = re.match(r"^(and|what about|how about|and what about|and how about|same for|now|also)?\s*(?P<np>.+?)"
+                     r"( too| as well| also)?$", c)
+        if not m:
+            return None
+        np_text = m.group("np")
+        sel = self.selector(np_text, ctx, allow_empty=True)
+        if not sel:
+            return None
+        steps = []
+        for s in last:
+            s2 = dict(s)
+            key = "target" if "target" in s else ("to" if "to" in s else None)
+            if key is None:
+                return None
+            base = dict(s[key])
+            if _has_noun(sel):
+                for k in ("class", "kind", "name", "ids", "ref"):
+                    base.pop(k, None)
+            if "storey" in sel or "room" in sel:
+                base.pop("storey", None)
+                base.pop("room", None)
+                base["relations"] = [r for r in base.get("relations", []) if r["rel"] not in ("in", "on_floor")]
+                if not base["relations"]:
+                    base.pop("relations")
+            base.update(sel)
+            s2[key] = base
+            steps.append(s2)
+        return steps
+
+    # ---- noun phrases -> selectors --------------------------------------------------------
+    def _deictic(self, ctx: ParseContext) -> Selector:
+        return {"ref": "selected"} if ctx.selected else {"ref": "it"}
+
+    def _storey_spec(self, text: str, ctx: ParseContext) -> str | None:
+        t = ascii_fold(text)
+        for phrase in self._storey_names:
+            if re.search(rf"\b{re.escape(phrase)}\b", t):
+                return self.lex.storeys[phrase]
+        m = re.search(r"\b(floor|level) (\d+)\b|\b(\d+)(st|nd|rd|th)? (floor|level)\b", t)
+        if m:
+            n = int(m.group(2) or m.group(3))
+            for st in self.building.storeys:
+                if re.search(rf"\b{n}\b", st.name.lower()):
+                    return st.id
+        for phrase, spec in sorted(STOREY_WORDS.items(), key=lambda kv: -len(kv[0])):
+            if re.search(rf"\b{re.escape(phrase)}\b", t):
+                return ctx.storey_for(spec)
+        if re.search(r"\b(up there|above us|upper|top)\b", t):
+            return ctx.storey_for("upper")
+        return None
+
+    def selector(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
+        """The selector a noun phrase means, or None when it names nothing recognisable."""
+        t = " " + text.strip(" ,") + " "
+        sel: Selector = {}
+        relations: list[dict[str, Any]] = []
+        t = re.sub(r"\b(the|a|an|some|any|of the|of)\s+(?=(the|a|an)\b)", " ", t)
+
+        # Exclusions first: "all walls except the outer ones".
+        m = re.search(r"\b(except( for)?|apart from|other than|excluding|but not|besides|save for|not including)"
+                      r"\s+(?P<x>.+)$", t)
+        if m:
+            ex_text = m.group("x")
+            t = t[:m.start()] + " "
+            ex = self._exclusion(ex_text, ctx)
+            if ex is not None:
+                sel["except"] = ex
+
+        # Relations with an anchor phrase ("next to the window", "between the door and the stairs").
+        m = re.search(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)(?=\s+(on|in|upstairs|downstairs)\b|\s*$)", t)
+        if m:
+            sa = self.selector(m.group("a"), ctx)
+            sb = self.selector(m.group("b"), ctx)
+            if sa and sb:
+                relations.append({"rel": "between", "of": _singular(sa, m.group("a"), force=True),
+                                  "and": _singular(sb, m.group("b"), force=True)})
+                t = t[:m.start()] + " " + t[m.end():]
+        anchor_rels = [
+            (r"(next to|beside|besides|alongside|adjacent to|by|right by|right next to|close to|near|nearby|"
+             r"closest to|nearest to|near to|around)", "next_to"),
+            (r"(above|over|on top of|overhead of)", "above"), (r"(below|under|underneath|beneath)", "below"),
+            (r"(in front of|before)", "in_front"), (r"(behind|in back of)", "behind"),
+            (r"(to the left of|left of|on the left of)", "left"), (r"(to the right of|right of|on the right of)", "right"),
+        ]
+        for pat, rel in anchor_rels:
+            m = re.search(rf"\b{pat}\s+(?P<np>(the |a |an |this |that |my )?[\w\- ü]+?){NOUN_STOP}", t)
+            if not m:
+                continue
+            np_text = m.group("np").strip()
+            if re.fullmatch(USER_WORDS, np_text) or np_text in ("us", "i am", "i stand", "my position"):
+                user_rel = {"next_to": "near", "above": "above", "below": "below", "in_front": "in_front",
+                            "behind": "behind", "left": "left", "right": "right"}[rel]
+                relations.append({"rel": user_rel})
+                t = t[:m.start()] + " " + t[m.end():]
+                continue
+            anchor = self.selector(np_text, ctx)
+            if anchor is None or not _has_noun(anchor):
+                continue
+            near_word = m.group(1)
+            r: dict[str, Any] = {"rel": rel if rel != "next_to" or near_word not in ("near", "near to", "close to",
+                                                                                      "around", "nearby")
+                                 else "near", "of": _singular(anchor, np_text, force=True)}
+            if rel == "next_to" and near_word in ("closest to", "nearest to"):
+                sel["_order_near_anchor"] = True
+                r["rel"] = "near"
+                r["distance"] = 100.0
+            relations.append(r)
+            t = t[:m.start()] + " " + t[m.end():]
+
+        # Relations to the user.
+        user_patterns = [
+            (r"\b(in front of (me|you|us)|ahead( of (me|you|us))?|in front|before me|straight ahead|facing me|"
+             r"right in front|in my line of sight|there)\b", {"rel": "in_front"}),
+            (r"\b(behind (me|you|us)|at my back|in back of me|behind)\b", {"rel": "behind"}),
+            (r"\b((on|to|at) (my|the|your) left( hand side| side)?|left of (me|you)|(on|to) the left|leftmost|"
+             r"on my left-hand side|left-hand)\b", {"rel": "left"}),
+            (r"\b((on|to|at) (my|the|your) right( hand side| side)?|right of (me|you)|(on|to) the right|"
+             r"rightmost|on my right-hand side|right-hand)\b", {"rel": "right"}),
+            (r"\b(near (me|you|us)|close to (me|you|us)|nearby|around (me|us|here)|next to (me|you)|beside (me|you)|"
+             r"close by|in my vicinity|near here|close)\b", {"rel": "near"}),
+            (r"\b(above (me|us|my head)|over (me|my head|us)|overhead)\b", {"rel": "above"}),
+            (r"\b(below (me|us)|under (me|us|my feet)|beneath (me|us)|underneath (me|us))\b", {"rel": "below"}),
+            (r"\b((that |which )?(i|you) can see|visible( to me| from here)?|in (my )?view|in sight|(i am|i'm) looking at|"
+             r"in my field of view|that are visible|i see)\b", {"rel": "visible"}),
+        ]
+        for pat, rel in user_patterns:
+            m = re.search(pat, t)
+            if m:
+                relations.append(dict(rel))
+                t = t[:m.start()] + " " + t[m.end():]
+        m = re.search(r"\b(within|less than|closer than|under|no more than|at most)\s+(?P<n>\d+(\.\d+)?)\s*"
+                      r"(?P<u>[a-z]+)( (of|from) (me|you|here))?( away)?\b", t)
+        if m and m.group("u") in UNITS:
+            relations.append({"rel": "within", "distance": round(float(m.group("n")) * UNITS[m.group("u")], 4)})
+            t = t[:m.start()] + " " + t[m.end():]
+        m = re.search(r"\b(in (this|my|the current|our) room|in here|in the room i am in|in the same room|"
+                      r"(in|of) this room|this room's|my room's)\b", t)
+        if m:
+            relations.append({"rel": "in"})
+            t = t[:m.start()] + " " + t[m.end():]
+        m = re.search(r"\b(on|at) (the )?(north|south|east|west)(ern)?( side| facade| façade| wall)?\b|"
+                      r"\b(facing|to the|towards the|pointing) (north|south|east|west)\b|"
+                      r"\b(north|south|east|west)(ern|-facing| facing| side)?\b", t)
+        if m:
+            d = next(g for g in (m.group(3), m.group(7), m.group(8)) if g)
+            relations.append({"rel": d})
+            t = t[:m.start()] + " " + (" wall " if (m.group(5) or "").strip() == "wall" else " ") + t[m.end():]
+
+        # Filters with numbers: "taller than 2 m", "bigger than 20 square meters".
+        for m in list(re.finditer(r"\b(?P<adj>taller|higher|wider|deeper|thicker|longer|bigger|larger|smaller|shorter|"
+                                  r"narrower|lower|thinner)\s+than\s+(?P<n>\d+(\.\d+)?)\s*(?P<sq>square |cubic )?"
+                                  r"(?P<u>[a-z]+)?", t)):
+            adj = m.group("adj")
+            key = {"taller": "height", "higher": "height", "shorter": "height", "lower": "height", "wider": "width",
+                   "narrower": "width", "deeper": "depth", "thicker": "depth", "thinner": "depth",
+                   "longer": "length", "bigger": "area", "larger": "area", "smaller": "area"}[adj]
+            cmp = "lt" if adj in ("smaller", "shorter", "narrower", "lower", "thinner") else "gt"
+            unit = UNITS.get(m.group("u") or "m", 1.0)
+            value = float(m.group("n")) * (unit ** (2 if key == "area" else 1))
+            sel.setdefault("where", []).append({"key": key, "cmp": cmp, "value": round(value, 6)})
+            t = t[:m.start()] + " " + t[m.end():]
+        m = re.search(r"\b(named|called|labell?ed|with the name)\s+(?P<nm>[\w\-\.:ü ]+?)\s*$", t)
+        if m:
+            sel["name"] = m.group("nm").strip()
+            t = t[:m.start()] + " "
+
+        # Storey.
+        spec = self._storey_spec(t, ctx)
+        if spec is not None:
+            st = self.building.storey(spec)
+            if st is not None:
+                sel["storey"] = st.name
+            t = self._strip_storey(t)
+        elif re.search(r"\b(upstairs|downstairs|upper floor|ground floor|top floor)\b", t):
+            return None  # a storey the building does not have: let the caller explain
+
+        # Room: "in the kitchen", "kitchen windows", or the room itself.
+        room_hit = self._room(t, ctx)
+        room_as_target = False
+        if room_hit is not None:
+            ids, span = room_hit
+            before = t[:span[0]]
+            after = t[span[1]:]
+            rest_words = re.sub(r"\b(the|a|an|in|inside|of|at|within|into|to|from|room|'s|s)\b", " ", before + after)
+            has_other_noun = self._class_re.search(before + after) or self._kind_re.search(before + after)
+            if has_other_noun and not re.search(r"\b(room|rooms|space|spaces)\b", before + after):
+                relations.append({"rel": "in", "of": self._room_selector(ids, ctx)})
+            else:
+                room_as_target = True
+            t = before + " " + after
+            del rest_words
+
+        # Deictic references.
+        ref = None
+        if re.search(r"\b(it|them|they|those ones|these ones|that one|this one|the same ones?|the ones)\b", t):
+            ref = "it"
+        elif re.search(r"\b(this|that|these|those)\b", t) and not self._class_re.search(t):
+            ref = "selected" if ctx.selected else "it"
+        elif re.search(r"\b(this|that|these|those)\b", t) and ctx.selected:
+            ref = "selected"
+        if ref:
+            sel["ref"] = ref
+
+        # External / internal.
+        if re.search(r"\b(outer|exterior|external|outside|facade|façade|perimeter)\b", t):
+            sel["external"] = True
+        elif re.search(r"\b(inner|interior|internal|inside|partition)\b", t):
+            sel["external"] = False
+
+        # Superlatives and ordinals.
+        order = None
+        for words, o in ((r"nearest|closest", "nearest"), (r"furthest|farthest|most distant|far(thest)? away",
+                                                           "furthest"),
+                         (r"largest|biggest|widest room|largest room", "largest"), (r"smallest|tiniest", "smallest"),
+                         (r"tallest", "tallest"), (r"highest|topmost", "highest"), (r"lowest|bottommost", "lowest"),
+                         (r"widest", "widest"), (r"longest", "widest")):
+            if re.search(rf"\b({words})\b", t):
+                order = o
+                break
+        if sel.pop("_order_near_anchor", None):
+            order = None
+        if order:
+            sel["order"] = order
+        m = re.search(r"\b(" + "|".join(ORDINALS) + r")\b", t)
+        if m:
+            sel["ordinal"] = ORDINALS[m.group(1)]
+            sel.setdefault("order", "nearest")
+        m = re.search(r"\b(last)\b", t)
+        if m and "ordinal" not in sel:
+            sel["order"] = "furthest"
+            sel["limit"] = 1
+        m = re.search(r"\b(top|first|nearest|closest) (\d+)\b", t)
+        if m:
+            sel["limit"] = int(m.group(2))
+            sel.setdefault("order", "nearest")
+
+        # Head noun: class word or kind.
+        noun_found = False
+        km = self._kind_re.search(t)
+        cm = self._class_re.search(t)
+        if km and (not cm or km.start() <= cm.start() or cm.group(1) in ("furniture", "furnishing")):
+            word = km.group(1)
+            kind = self.lex.kinds.get(word) or self.lex.kinds.get(_sg(word)) or _sg(word)
+            sel["kind"] = kind
+            noun_found = True
+        elif cm:
+            word = cm.group(1)
+            classes = CLASS_WORDS.get(word) or CLASS_WORDS.get(_sg(word)) or ()
+            if word in ("floor", "floors") and re.search(r"\b(floors?) (of|on)\b", t):
+                classes = ("IfcSlab",)
+            sel["class"] = list(classes)
+            noun_found = True
+            if word in ("room", "rooms", "space", "spaces") and room_as_target is False and room_hit is None:
+                pass
+        if room_as_target and room_hit is not None:
+            rsel = self._room_selector(room_hit[0], ctx, plural=bool(re.search(r"\b(rooms|all)\b", t)))
+            if noun_found and sel.get("class") not in (["IfcSpace"], None):
+                relations.append({"rel": "in", "of": rsel})
+            else:
+                sel.pop("class", None)
+                for k, v in rsel.items():
+                    sel[k] = v
+                noun_found = True
+        if not noun_found:
+            # An element name ("Innentuer-1", "Terrassentuer").
+            for name, ids in sorted(self.lex.names.items(), key=lambda kv: -len(kv[0])):
+                if len(name) >= 4 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", t):
+                    sel["name"] = name
+                    noun_found = True
+                    break
+        if not noun_found and re.search(r"\b(everything|all|anything|something|things?|objects?|elements?|items?|"
+                                        r"stuff|what|whatever)\b", t):
+            noun_found = True
+        if relations:
+            sel["relations"] = relations[:4]
+        if not noun_found and not sel.get("ref") and not relations and not sel.get("name"):
+            if sel.get("storey") and not allow_empty:
+                return sel  # "everything upstairs"
+            return sel if allow_empty and sel else None
+        # Number: "two windows", "3 doors" -> a limit.
+        m = re.search(r"\b(\d+)\s+(?=\w)", t)
+        if m and "limit" not in sel and noun_found and not sel.get("where") and float(m.group(1)) < 100:
+            word_after = t[m.end():].split(" ")[0]
+            if word_after not in UNITS and not word_after.startswith("degree"):
+                sel["limit"] = int(m.group(1))
+                sel.setdefault("order", "nearest")
+        if _is_singular(t) and noun_found and "limit" not in sel and "ordinal" not in sel and not sel.get("ref") \
+                and not sel.get("ids"):
+            if relations or order:
+                sel["limit"] = 1
+                if not order and any(r["rel"] in ("in_front", "behind", "left", "right", "near", "within",
+                                                  "visible", "next_to") for r in relations):
+                    sel.setdefault("order", "nearest")
+            elif re.search(r"\b(a|an|one|any)\s", t):
+                sel["order"] = "nearest"
+                sel["limit"] = 1
+            elif not sel.get("class") == ["IfcSpace"]:
+                sel["limit"] = 1
+        if sel.get("class") == [] and "kind" not in sel:
+            sel.pop("class")
+        return sel
+
+    def _strip_storey(self, t: str) -> str:
+        t = ascii_fold(t)
+        for phrase in self._storey_names + sorted(STOREY_WORDS, key=len, reverse=True):
+            t = re.sub(rf"\b(on|at|of|in|from)?\s*(the )?{re.escape(phrase)}\b", " ", t)
+        t = re.sub(r"\b(on|at|of|in) (the )?(floor|level) \d+\b|\b\d+(st|nd|rd|th)? (floor|level)\b", " ", t)
+        t = re.sub(r"\b(up there|upper|top)\b", " ", t)
+        return t
+
+    def _room(self, t: str, ctx: ParseContext) -> tuple[list[str], tuple[int, int]] | None:
+        folded = fold(t)
+        af = ascii_fold(t)
+        for entry in self.lex.rooms:
+            for hay in (folded, af):
+                m = re.search(rf"(?<![\w]){re.escape(entry.phrase)}(s|es|'s)?(?![\w])", hay)
+                if m:
+                    return entry.ids, (m.start(), m.end())
+        return None
+
+    def _room_selector(self, ids: list[str], ctx: ParseContext, plural: bool = False) -> Selector:
+        names = {self.building.elements[i].label() for i in ids}
+        if len(ids) == 1:
+            return {"class": ["IfcSpace"], "ids": list(ids)}
+        mine = [i for i in ids if self.building.elements[i].storey == ctx.storey_for("mine")]
+        if plural:
+            return {"class": ["IfcSpace"], "ids": sorted(ids)}
+        pool = mine or ids
+        if len(names) == 1 or len(pool) >= 1:
+            return {"class": ["IfcSpace"], "ids": sorted(pool), "order": "nearest", "limit": 1}
+        return {"class": ["IfcSpace"], "ids": sorted(pool)}
+
+    def _exclusion(self, text: str, ctx: ParseContext) -> Selector | None:
+        t = " " + text + " "
+        if re.search(r"\b(outer|exterior|external|outside)\b", t) and not self._class_re.search(
+                re.sub(r"\b(ones?|walls?)\b", "", t)):
+            return {"external": True}
+        if re.search(r"\b(inner|interior|internal|inside)\b", t) and not self._class_re.search(
+                re.sub(r"\b(ones?|walls?)\b", "", t)):
+            return {"external": False}
+        sel = self.selector(text, ctx)
+        if sel is not None:
+            sel.pop("limit", None) if not _is_singular(text) else None
+        return sel
+
+
+@dataclass
+class ParseContext:
+    """What the parser may look at: the user's storey, the selection, current colours, memory."""
+
+    session: Any
+    memory: Memory
+
+    @property
+    def selected(self) -> list[str]:
+        return list(self.session.scene.selected)
+
+    def storey_for(self, spec: str) -> str | None:
+        b = self.session.building
+        if not b.storeys:
+            return None
+        mine = self.session.spatial.storey_of_point(float(self.session.pose.position[2]))
+        ground = b.storey(b.ground_storey) or b.storeys[0]
+        mine = mine or ground
+        idx = {s.index: s for s in b.storeys}
+        if spec == "mine":
+            return mine.id
+        if spec == "ground":
+            return ground.id
+        if spec == "below_or_ground":
+            return (idx.get(mine.index - 1) or ground).id if mine.index > ground.index else ground.id
+        if spec == "upper":
+            base = mine if mine.index > ground.index else ground
+            nxt = idx.get(base.index + 1) if base is ground else base
+            return nxt.id if nxt else None
+        if spec == "upper2":
+            nxt = idx.get(ground.index + 2)
+            return nxt.id if nxt else None
+        if spec == "above":
+            nxt = idx.get(mine.index + 1)
+            return nxt.id if nxt else None
+        if spec == "below":
+            prv = idx.get(mine.index - 1)
+            return prv.id if prv else None
+        if spec == "top":
+            rooms_storeys = [s for s in b.storeys if any(e.storey == s.id for e in b.spaces()
+                                                         if e.long_name.lower() not in ("roof",))]
+            return (rooms_storeys[-1] if rooms_storeys else b.storeys[-1]).id
+        if spec == "lowest":
+            return b.storeys[0].id
+        return None
+
+    def hidden_any(self, sel: Selector) -> bool:
+        """Would ``show`` change anything for this selector? (Else "show me X" means point it out.)"""
+        hidden = self.session.scene.hidden
+        if not hidden:
+            return False
+        return any(g in hidden for g in self.session.executor.peek(sel))
+
+    def current_colour(self, sel: Selector) -> list[float] | None:
+        ids: list[str] = []
+        if sel.get("ref") == "it":
+            ids = list(self.session.executor.last_ids)
+        elif sel.get("ref") == "selected":
+            ids = self.selected
+        else:
+            ids = self.session.executor.peek(sel)
+        for g in ids:
+            col = self.session.scene.colors.get(g)
+            if col:
+                return list(col)
+            el = self.session.building.elements.get(g)
+            if el is not None and el.color:
+                return list(el.color)
+        return None
+
+
+def split_clauses(t: str) -> list[str]:
+    verbs = "|".join(sorted(set(VERBS_AFTER_AND), key=len, reverse=True))
+    parts = re.split(rf"\s*(?:,\s*)?\b(?:and then|then|and also|and after that|after that|also)\b\s+|"
+                     rf"\s*,\s*(?=(?:and\s+)?(?:{verbs})\b)|\s+and\s+(?=(?:{verbs})\b)", t)
+    out = [p.strip(" ,") for p in parts if p and p.strip(" ,")]
+    return out or [t]
+
+
+def _pl(word: str) -> str:
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _sg(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _is_singular(t: str) -> bool:
+    """Does a noun phrase talk about one thing ("the door") rather than many ("doors", "all")?"""
+    if re.search(r"\b(all|every|each|both|any of|some|them|they|these|those|everything|\d+ \w+s)\b", t):
+        return False
+    words = re.findall(r"[a-zü\-]+", t)
+    nouns = [w for w in words if w in CLASS_WORDS or _sg(w) in CLASS_WORDS or w in KIND_WORDS or _sg(w) in KIND_WORDS
+             or w in ("thing", "things", "object", "objects", "element", "elements", "item", "items", "one", "ones")]
+    if not nouns:
+        return True
+    head = nouns[0]
+    if head in ("stairs", "steps"):
+        return True
+    return head in CLASS_WORDS or head in KIND_WORDS or head in ("thing", "object", "element", "item", "one")
+
+
+def _has_noun(sel: Selector) -> bool:
+    return any(k in sel for k in ("class", "kind", "name", "ids", "ref"))
+
+
+def _singular(sel: Selector, text: str, force: bool = False) -> Selector:
+    """For targets that must be one thing (distance, teleport, look at, get)."""
+    s = dict(sel)
+    if s.get("ref") or s.get("ids") and len(s["ids"]) == 1:
+        return s
+    if force and "limit" not in s and "ordinal" not in s:
+        s["order"] = s.get("order", "nearest")
+        s["limit"] = 1
+    return s
