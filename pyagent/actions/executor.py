@@ -466,7 +466,7 @@ class Executor:
     def _collides(self, p: np.ndarray, width: float, depth: float) -> bool:
         """Would a prop of this footprint at p overlap a wall or a piece of furniture?"""
         sp = self.spatial
-        half = max(width, depth) / 2 * 0.8
+        half = 0.35 * min(width, depth)  # the prop's core; its edges may touch the wall it stands against
         lo = np.array([p[0] - half, p[1] - half, p[2] + 0.1])
         hi = np.array([p[0] + half, p[1] + half, p[2] + 1.0])
         hit = np.all(sp.bmax > lo, axis=1) & np.all(sp.bmin < hi, axis=1)

@@ -840,8 +840,15 @@ class Parser:
         if ref:
             sel["ref"] = ref
 
+        # The front door: the main entrance (an external door named so, else any external door).
+        if re.search(r"\b(front|main|entrance|entry|street) doors?\b", t):
+            sel["external"] = True
+            named = [n for n in self.lex.names if re.search(r"haus|front|main|entr|eingang", n)
+                     and any(self.building.elements[g].ifc_class == "IfcDoor" for g in self.lex.names[n])]
+            if len(named) == 1:
+                sel["name"] = named[0]
         # External / internal.
-        if re.search(r"\b(outer|exterior|external|outside|facade|façade|perimeter)\b", t):
+        elif re.search(r"\b(outer|exterior|external|outside|facade|façade|perimeter)\b", t):
             sel["external"] = True
         elif re.search(r"\b(inner|interior|internal|inside|partition)\b", t):
             sel["external"] = False

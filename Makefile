@@ -1,0 +1,38 @@
+# Two entry points for a fresh machine (see README):  make demo   |   make test
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+
+.PHONY: setup system-deps demo test lint gen
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[test,llmbuild]'
+	touch $(STAMP)
+
+system-deps:
+	@if ! command -v espeak-ng >/dev/null || ! command -v sox >/dev/null || ! command -v Xvfb >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    espeak-ng sox xvfb >/dev/null; \
+	  else echo "note: install espeak-ng, sox and xvfb for the speech and screenshot tests"; fi; fi
+
+setup: $(STAMP) system-deps
+	$(BIN)/python -m pyagent godot install
+
+demo: setup
+	$(BIN)/python -m pyagent demo ifc/AC20-FZK-Haus.ifc
+
+lint:
+	$(BIN)/ruff check pyagent tests
+	$(BIN)/gdlint addons scenes tests/godot
+
+gen:
+	$(BIN)/python -m pyagent gen
+
+test: setup
+	$(BIN)/ruff check pyagent tests
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests
