@@ -241,6 +241,9 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         else:
             el.bbox_min = el.bbox_max = axes[:3, 3].copy()
         el.properties = _flat_properties(product)
+        predefined = getattr(product, "PredefinedType", None)
+        if isinstance(predefined, str) and predefined not in ("NOTDEFINED", "USERDEFINED"):
+            el.properties["PredefinedType"] = predefined
         el.materials = _materials(product)
         ext = el.properties.get("IsExternal")
         el.external = bool(ext) if isinstance(ext, bool) else None

@@ -10,7 +10,7 @@ import ifcopenshell.ifcopenshell_wrapper as wrapper
 CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "door": ("IfcDoor",), "doorway": ("IfcDoor",), "entrance": ("IfcDoor",),
     "window": ("IfcWindow",), "wall": ("IfcWall", "IfcCurtainWall"), "partition": ("IfcWall",),
-    "slab": ("IfcSlab",), "floor": ("IfcSlab",), "ceiling": ("IfcCovering", "IfcSlab"), "roof": ("IfcRoof", "IfcSlab"),
+    "slab": ("IfcSlab",), "floor": ("IfcSlab",), "ceiling": ("IfcCovering",), "roof": ("IfcRoof",),
     "stair": ("IfcStair", "IfcStairFlight"), "staircase": ("IfcStair", "IfcStairFlight"),
     "stairway": ("IfcStair", "IfcStairFlight"), "steps": ("IfcStair", "IfcStairFlight"),
     "column": ("IfcColumn",), "pillar": ("IfcColumn",), "beam": ("IfcBeam",), "girder": ("IfcBeam",),
@@ -52,6 +52,13 @@ def class_ancestors(schema: str, ifc_class: str) -> frozenset[str]:
         names.add(decl.name())
         decl = decl.supertype()
     return frozenset(names)
+
+
+def class_matches(schema: str, ifc_class: str, predefined: object, wanted: set[str]) -> bool:
+    """Is an element of a wanted class? Also true by predefined type: a slab of type ROOF is a roof."""
+    if wanted & class_ancestors(schema, ifc_class):
+        return True
+    return isinstance(predefined, str) and "Ifc" + predefined.title() in wanted
 
 
 def plural(word: str, n: int) -> str:

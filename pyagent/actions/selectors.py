@@ -12,7 +12,7 @@ from pyagent.actions.state import SceneState
 from pyagent.model import OUTSIDE, Building, Element, Pose, Storey
 from pyagent.scenegraph import SceneGraph
 from pyagent.spatial import NEAR_M, NEXT_TO_M, SpatialIndex
-from pyagent.vocabulary import KIND_WORDS, class_ancestors, class_noun, plural
+from pyagent.vocabulary import KIND_WORDS, class_matches, class_noun, plural
 
 DIRECTIONAL = ("in_front", "behind", "left", "right")
 SIDE_WORDS = {"in_front": "in front of you", "behind": "behind you", "left": "to your left", "right": "to your right"}
@@ -231,7 +231,8 @@ class Resolver:
         ids = sp.ids
         if sel.get("class"):
             wanted = set(sel["class"])
-            rows = rows[[bool(wanted & class_ancestors(b.schema, els[ids[r]].ifc_class)) for r in rows]]
+            rows = rows[[class_matches(b.schema, els[ids[r]].ifc_class, els[ids[r]].properties.get("PredefinedType"),
+                                       wanted) for r in rows]]
         if sel.get("kind"):
             rows = rows[[_matches_kind(els[ids[r]], sel["kind"]) for r in rows]]
         if sel.get("name"):

@@ -48,9 +48,10 @@ ROOM_SYNONYMS: dict[str, tuple[str, ...]] = {
     "foyer": ("foyer", "entrance", "entry", "lobby", "vestibule"),
     "utility": ("utility", "laundry", "hauswirtschaft"),
     "dining room": ("dining", "essen", "esszimmer"),
-    "stair": ("stair", "treppe"),
-    "roof": ("roof", "dach"),
 }
+# Words that name a class or a generic thing: never taken as a room's name on their own.
+GENERIC_WORDS = {"room", "rooms", "space", "spaces", "roof", "stair", "stairs", "floor", "level", "area", "zone",
+                 "storey", "hall", "wall", "door", "window"}
 ROOM_WORD_ALIASES = {"study": "office", "corridor": "hallway", "hall": "hallway", "lounge": "living room",
                      "loft": "gallery", "attic": "gallery", "toilet": "bathroom", "restroom": "bathroom",
                      "wc": "bathroom", "bath": "bathroom", "washroom": "bathroom", "entrance hall": "foyer",
@@ -108,7 +109,7 @@ class Lexicon:
         for sp in b.spaces():
             own = {fold(sp.long_name), fold(sp.name), ascii_fold(sp.long_name)}
             for word in list(own):
-                if word and len(word) > 1:
+                if word and len(word) > 1 and word not in GENERIC_WORDS and word not in CLASS_WORDS:
                     phrases.setdefault(word, []).append(sp.id)
             name_text = ascii_fold(f"{sp.name} {sp.long_name}")
             tokens = set(re.findall(r"[a-z]+", name_text))
@@ -121,13 +122,14 @@ class Lexicon:
         for alias, target in ROOM_WORD_ALIASES.items():
             if target in phrases and alias not in phrases:
                 phrases[alias] = phrases[target]
-        lex.rooms = [RoomEntry(sorted(set(ids)), p) for p, ids in phrases.items()]
+        lex.rooms = [RoomEntry(sorted(set(ids)), p) for p, ids in phrases.items() if p not in GENERIC_WORDS]
         lex.rooms.sort(key=lambda r: -len(r.phrase))
         for st in b.storeys:
             for phrase in (st.name, st.long_name):
                 if phrase and not phrase.startswith("ACID"):
-                    lex.storeys[fold(phrase)] = st.id
-                    lex.storeys[ascii_fold(phrase)] = st.id
+                    for variant in (fold(phrase), ascii_fold(phrase), re.sub(r"\blevel\b", "floor", fold(phrase))):
+                        if variant not in GENERIC_WORDS:
+                            lex.storeys[variant] = st.id
         # Kinds present in the building.
         texts = [fold(f"{e.name} {e.object_type} {e.type_name}") for e in b.products()]
         for kind, words in KIND_WORDS.items():

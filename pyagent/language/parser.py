@@ -34,7 +34,7 @@ Step = dict[str, Any]
 FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|so|well|now|quickly|for me|thanks|thank you|"
            r"real quick|if you (can|could|would)|would you mind|do you mind|go ahead and|i want you to|"
            r"i'?d like (you )?to|i would like (you )?to|i want to|i need (you )?to|let'?s|can you|could you|"
-           r"would you|will you|can i|could i|you know|basically|actually|maybe|just quickly|alright)\b")
+           r"would you|will you|you know|basically|actually|maybe|just quickly|alright)\b")
 CONTRACTIONS = {"what's": "what is", "where's": "where is", "how's": "how is", "that's": "that is",
                 "there's": "there is", "it's": "it is", "i'm": "i am", "don't": "do not", "doesn't": "does not",
                 "isn't": "is not", "aren't": "are not", "can't": "cannot", "won't": "will not", "let's": "let us",
@@ -119,6 +119,7 @@ class Parser:
         self._kind_re = re.compile(r"\b(" + "|".join(map(re.escape, kinds)) + r")\b")
         self._storey_names = sorted(lexicon.storeys, key=len, reverse=True)
         self.building = b
+        self._room_plural = False
 
     # ---- top level ------------------------------------------------------------------------
     def parse(self, text: str, ctx: ParseContext) -> ParseResult:
@@ -588,7 +589,7 @@ class Parser:
             d = m.group("dir").removesuffix("s").removesuffix("wards").removesuffix("ward")
             d = {"ahead": "forward", "forward": "forward", "back": "back", "up": "up", "down": "down"}.get(d, d)
             return [{"op": "move", "target": sel, "direction": d, "distance": round(float(m.group("n")) * unit, 4)}]
-        m = re.match(rf"^(raise|lift|lower|drop)\s+(?P<np>.+?)\s+(by )?(?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)$", c)
+        m = re.match(r"^(raise|lift|lower|drop)\s+(?P<np>.+?)\s+(by )?(?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)$", c)
         if m and UNITS.get(m.group("unit")):
             sel = self.selector(m.group("np"), ctx)
             if sel is None:
@@ -899,7 +900,8 @@ class Parser:
             if word in ("room", "rooms", "space", "spaces") and room_as_target is False and room_hit is None:
                 pass
         if room_as_target and room_hit is not None:
-            rsel = self._room_selector(room_hit[0], ctx, plural=bool(re.search(r"\b(rooms|all)\b", t)))
+            rsel = self._room_selector(room_hit[0], ctx, plural=self._room_plural or bool(re.search(
+                r"\b(rooms|all|both|every|each)\b", t)))
             if noun_found and sel.get("class") not in (["IfcSpace"], None):
                 relations.append({"rel": "in", "of": rsel})
             else:
@@ -961,6 +963,7 @@ class Parser:
             for hay in (folded, af):
                 m = re.search(rf"(?<![\w]){re.escape(entry.phrase)}(s|es|'s)?(?![\w])", hay)
                 if m:
+                    self._room_plural = m.group(1) in ("s", "es")
                     return entry.ids, (m.start(), m.end())
         return None
 
@@ -1089,7 +1092,8 @@ def _sg(word: str) -> str:
 
 def _is_singular(t: str) -> bool:
     """Does a noun phrase talk about one thing ("the door") rather than many ("doors", "all")?"""
-    if re.search(r"\b(all|every|each|both|any of|some|them|they|these|those|everything|\d+ \w+s)\b", t):
+    if re.search(r"\b(all|every|each|both|any of|some|them|they|these|those|everything|\d+ \w+s|furniture|"
+                 r"furnishings?|stuff|roof|ceiling|facade|façade)\b", t):
         return False
     words = re.findall(r"[a-zü\-]+", t)
     nouns = [w for w in words if w in CLASS_WORDS or _sg(w) in CLASS_WORDS or w in KIND_WORDS or _sg(w) in KIND_WORDS
