@@ -91,7 +91,8 @@ def normalise(text: str) -> str:
     t = re.sub(r"\bhalf an? (meter|m|foot)\b", r"0.5 \1", t)
     t = re.sub(r"\bhalf a turn\b", "180 degrees", t)
     t = re.sub(r"\ba quarter turn\b", "90 degrees", t)
-    t = re.sub(r"\b(\w+) and a half\b", lambda m: str((_num(m.group(1)) or 0) + 0.5) if _num(m.group(1)) else m.group(0), t)
+    t = re.sub(r"\b(\w+) and a half\b",
+               lambda m: str((_num(m.group(1)) or 0) + 0.5) if _num(m.group(1)) else m.group(0), t)
     t = re.sub(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -](one|two|three|four|five|six|seven|"
                r"eight|nine)\b", lambda m: str(int(NUMBER_WORDS[m.group(1)] + NUMBER_WORDS[m.group(2)])), t)
     t = re.sub(r"\b(one|two|three|four|five|six|seven|eight|nine) hundred\b",
@@ -216,8 +217,8 @@ class Parser:
         return None
 
     def _look_at(self, c: str, ctx: ParseContext) -> list[Step] | None:
-        m = re.match(r"^(look|turn|face|point me|orient me|turn me|show me where|where is|where are)( at| to| towards?| "
-                     r"toward)? ?(?P<np>.+)$", c)
+        m = re.match(r"^(look|turn|face|point me|orient me|turn me|show me where|where is|where are)"
+                     r"( at| to| towards?| toward)? ?(?P<np>.+)$", c)
         if not m:
             return None
         verb = m.group(1)
@@ -264,7 +265,8 @@ class Parser:
                      r"route to|path to|directions to|how to get to|what is the walk to|walking distance to|"
                      r"how long is the walk to) (?P<np>.+)$", c)
         if not m:
-            m = re.match(r"^how far (away )?is (?P<np>(the )?[\w ü]+?)( from (here|me))?( on foot| walking| to walk)$", c)
+            m = re.match(r"^how far (away )?is (?P<np>(the )?[\w ü]+?)( from (here|me))?"
+                         r"( on foot| walking| to walk)$", c)
         if not m:
             return None
         sel = self.selector(m.group("np"), ctx)
@@ -490,8 +492,8 @@ class Parser:
         return None
 
     def _transparency(self, c: str, ctx: ParseContext) -> list[Step] | None:
-        m = re.match(r"^(make|turn|set|render)\s+(?P<np>.+?)\s+(?P<how>(\d+(\.\d+)? (%|percent) )?(semi-?)?(transparent|"
-                     r"see-? ?through|translucent|ghosted|ghost|opaque|solid|x-?ray|glassy|faded))$", c)
+        m = re.match(r"^(make|turn|set|render)\s+(?P<np>.+?)\s+(?P<how>(\d+(\.\d+)? (%|percent) )?(semi-?)?"
+                     r"(transparent|see-? ?through|translucent|ghosted|ghost|opaque|solid|x-?ray|glassy|faded))$", c)
         m = m or re.match(r"^(ghost|fade|x-?ray)( out)?\s+(?P<np>.+)$", c)
         if not m:
             return None
@@ -508,7 +510,8 @@ class Parser:
     def _colour(self, c: str, ctx: ParseContext) -> list[Step] | None:
         colour_words = "|".join(sorted(COLOURS, key=len, reverse=True))
         mods = "|".join(COLOUR_MODIFIERS)
-        col = rf"(?P<col>((very |really )?({mods})(er)? )?({colour_words})(ish)?|darker|lighter|brighter|the same colou?r)"
+        col = (rf"(?P<col>((very |really )?({mods})(er)? )?({colour_words})(ish)?|darker|lighter|brighter|"
+               rf"the same colou?r)")
         m = re.match(rf"^(paint|color|colour|make|turn|set|change|dye|tint|shade|recolou?r)\s+(?P<np>.+?)\s+(to |in |"
                      rf"into |as )?(a )?{col}( colou?r)?$", c)
         m = m or re.match(rf"^(paint|color|colour|make|turn)\s+(?P<np>it|them|that|this|those|these)\s+{col}$", c)
@@ -575,8 +578,8 @@ class Parser:
             return [{"op": "rotate", "target": sel, "degrees": 180}] if sel is not None else None
         dirs = r"(?P<dir>forwards?|ahead|backwards?|back|left|right|up|upwards|down|downwards|north|south|east|west)"
         m = re.match(rf"^(move|shift|push|pull|slide|nudge|drag|bring|raise|lift|lower|drop|displace)\s+(?P<np>.+?)\s+"
-                     rf"(by )?(?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)\s+(to the |towards the |to |towards |further |more )?"
-                     rf"(my )?{dirs}( of me)?$", c) or re.match(
+                     rf"(by )?(?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)\s+"
+                     rf"(to the |towards the |to |towards |further |more )?(my )?{dirs}( of me)?$", c) or re.match(
             rf"^(move|shift|push|pull|slide|nudge|drag|bring)\s+(?P<np>.+?)\s+(to the |towards the |to |towards |)?"
             rf"(my )?{dirs}( by)? (?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)$", c)
         if m:
@@ -605,8 +608,8 @@ class Parser:
                   "floor lamp": "lamp", "light": "lamp", "plant": "plant", "pot plant": "plant", "shelf": "shelf",
                   "bookshelf": "shelf", "bookcase": "shelf", "shelves": "shelf", "tv": "tv", "television": "tv"}
         names = "|".join(sorted(assets, key=len, reverse=True))
-        m = re.match(rf"^(add|put|place|insert|drop|set|position|stick|bring in|create|spawn)( me)?( an?| one| some| another|"
-                     rf" the| new| a new)?( new)? (?P<asset>{names})(?P<rest>.*)$", c)
+        m = re.match(rf"^(add|put|place|insert|drop|set|position|stick|bring in|create|spawn)( me)?"
+                     rf"( an?| one| some| another| the| new| a new)?( new)? (?P<asset>{names})(?P<rest>.*)$", c)
         if not m:
             return None
         asset = assets[m.group("asset")]
@@ -720,7 +723,8 @@ class Parser:
              r"closest to|nearest to|near to|around)", "next_to"),
             (r"(above|over|on top of|overhead of)", "above"), (r"(below|under|underneath|beneath)", "below"),
             (r"(in front of|before)", "in_front"), (r"(behind|in back of)", "behind"),
-            (r"(to the left of|left of|on the left of)", "left"), (r"(to the right of|right of|on the right of)", "right"),
+            (r"(to the left of|left of|on the left of)", "left"),
+            (r"(to the right of|right of|on the right of)", "right"),
         ]
         for pat, rel in anchor_rels:
             m = re.search(rf"\b{pat}\s+(?P<np>(the |a |an |this |that |my )?[\w\- ü]+?){NOUN_STOP}", t)
@@ -760,8 +764,8 @@ class Parser:
              r"close by|in my vicinity|near here|close)\b", {"rel": "near"}),
             (r"\b(above (me|us|my head)|over (me|my head|us)|overhead)\b", {"rel": "above"}),
             (r"\b(below (me|us)|under (me|us|my feet)|beneath (me|us)|underneath (me|us))\b", {"rel": "below"}),
-            (r"\b((that |which )?(i|you) can see|visible( to me| from here)?|in (my )?view|in sight|(i am|i'm) looking at|"
-             r"in my field of view|that are visible|i see)\b", {"rel": "visible"}),
+            (r"\b((that |which )?(i|you) can see|visible( to me| from here)?|in (my )?view|in sight|"
+             r"(i am|i'm) looking at|in my field of view|that are visible|i see)\b", {"rel": "visible"}),
         ]
         for pat, rel in user_patterns:
             m = re.search(pat, t)
@@ -911,7 +915,7 @@ class Parser:
                 noun_found = True
         if not noun_found:
             # An element name ("Innentuer-1", "Terrassentuer").
-            for name, ids in sorted(self.lex.names.items(), key=lambda kv: -len(kv[0])):
+            for name in sorted(self.lex.names, key=len, reverse=True):
                 if len(name) >= 4 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", t):
                     sel["name"] = name
                     noun_found = True
