@@ -61,7 +61,7 @@ class FrontEnd:
             return result
         llm = self.llm()
         if llm is not None and getattr(llm, "available", False):
-            from pyagent.language.llm_context import context_facts
+            from pyagent.language.llm_prompt import context_from_session
 
             def run_query(program: dict[str, Any]) -> dict[str, Any]:
                 """Let the model see query results before its final program; changes are not run here."""
@@ -69,7 +69,7 @@ class FrontEnd:
                     return {"ok": False, "error": "only query steps can be looked at before the final program"}
                 return session.do(program, source="llm-probe").to_json()
 
-            proposal = llm.propose(text, context_facts(session), run_query)
+            proposal = llm.propose(text, context_from_session(session), run_query)
             if proposal.program is not None:
                 result = session.do(proposal.program, source="llm")
                 result.timings["parse"] = t_parse
