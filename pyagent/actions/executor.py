@@ -4,11 +4,14 @@ when every step succeeded (a failing program changes nothing). Undo/redo of ever
 from __future__ import annotations
 
 import copy
+import json
 import math
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import ifcopenshell.guid
 import numpy as np
 
 from pyagent.actions.schema import schema_errors
@@ -60,7 +63,6 @@ class Executor:
         self.last_ids: list[str] = []
         self.saver: Callable[[SceneState], str] | None = None
         self.noter: Callable[[str, list[str], SceneState], str] | None = None
-        self._prop_counter = 0
 
     # ---- public ---------------------------------------------------------------------------
     def run(self, program: Any) -> ExecResult:
@@ -159,7 +161,23 @@ class Executor:
         return ids
 
     def _label(self, gid: str) -> str:
-        return self.building.elements[gid].label()
+        el = self.building.elements.get(gid)
+        if el is not None:
+            return el.label()
+        prop = next((p for p in self.state.props if p["id"] == gid), None)
+        return f"the new {prop['asset']}" if prop else gid
+
+    def _centre(self, ctx: Context, gid: str) -> np.ndarray:
+        if gid in self.spatial.index:
+            return self.spatial.centre[self.spatial.index[gid]]
+        prop = self._prop(ctx, gid)
+        if prop is None:
+            raise StepError(f"unknown element {gid}")
+        return np.asarray(prop["position"], float) + np.array([0.0, 0.0, PROPS[prop["asset"]].height / 2])
+
+    @staticmethod
+    def _prop(ctx: Context, gid: str) -> dict[str, Any] | None:
+        return next((p for p in ctx.state.props if p["id"] == gid), None)
 
     def _step(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         op = step["op"]
@@ -188,7 +206,9 @@ class Executor:
     def _op_get(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         from pyagent.actions.selectors import element_value
 
-        ids = self._targets(ctx, step["target"])
+        ids = [g for g in self._targets(ctx, step["target"]) if g in self.building.elements]
+        if not ids:
+            raise StepError("the props you placed have no IFC properties yet; save to make them real elements")
         prop = step["property"]
         values = [element_value(self.building.elements[g], prop) for g in ids]
         known = [(g, v) for g, v in zip(ids, values, strict=True) if v is not None]
@@ -220,6 +240,10 @@ class Executor:
         to = self._targets(ctx, step["to"])
         mode = step.get("mode", "surface")
         sp = self.spatial
+        if to[0] not in sp.index:
+            d = float(np.linalg.norm(self._centre(ctx, to[0]) - (
+                self._centre(ctx, self._targets(ctx, step["from"])[0]) if "from" in step else ctx.pose.position)))
+            return round(d, 4), f"{self._label(to[0])} is {_fmt_m(d)} away.", [to[0]]
         t = sp.index[to[0]]
         if "from" in step:
             fr = self._targets(ctx, step["from"])
@@ -249,6 +273,11 @@ class Executor:
     def _op_route(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         to = self._place_targets(ctx, step["to"])
         goal = to[0]
+        if goal not in self.building.elements:
+            room = self.graph.room_at(self._centre(ctx, goal))
+            if room is None:
+                raise StepError("it is not in a room I can walk to")
+            goal = room
         goal_el = self.building.elements[goal]
         if goal_el.ifc_class != "IfcSpace":
             goal = goal_el.room or next((s for s in goal_el.sides if s != OUTSIDE), None) or ""
@@ -286,7 +315,10 @@ class Executor:
         ids = self._targets(ctx, step["target"])
         parts = []
         for g in ids[:5]:
-            el = self.building.elements[g]
+            el = self.building.elements.get(g)
+            if el is None:
+                parts.append(f"{self._label(g)} is a prop you placed (not yet saved to the IFC file).")
+                continue
             storey = self.building.storey(el.storey)
             room = self.building.elements.get(el.room) if el.room else None
             dims = ", ".join(f"{k} {v:.2f} m" for k, v in el.dims.items() if k in ("width", "height", "depth"))
@@ -336,7 +368,8 @@ class Executor:
         ids = self._targets(ctx, step["target"])
         alpha = float(step["alpha"])
         for g in ids:
-            base = ctx.state.colors.get(g) or list(self.building.elements[g].color or (0.8, 0.8, 0.8, 1.0))
+            el = self.building.elements.get(g)
+            base = ctx.state.colors.get(g) or list((el.color if el else None) or (0.8, 0.8, 0.8, 1.0))
             ctx.state.colors[g] = [float(base[0]), float(base[1]), float(base[2]), alpha]
         word = "See-through" if alpha < 1 else "Opaque"
         return None, self._changed(f"{word}:", ids, step["target"]), ids
@@ -365,6 +398,10 @@ class Executor:
         if float(np.linalg.norm(delta)) > 50.0:
             raise StepError("that move is more than 50 m; move things a little at a time")
         for g in ids:
+            prop = self._prop(ctx, g)
+            if prop is not None:
+                prop["position"] = [round(float(a + b), 4) for a, b in zip(prop["position"], delta, strict=True)]
+                continue
             t = ctx.state.transforms.setdefault(g, {"translation": [0.0, 0.0, 0.0], "rotation_deg": [0.0, 0.0, 0.0]})
             t["translation"] = [round(float(a + b), 6) for a, b in zip(t["translation"], delta, strict=True)]
         return None, self._changed(f"Moved {float(np.linalg.norm(delta)):.2f} m:", ids, step["target"]), ids
@@ -373,17 +410,24 @@ class Executor:
         ids = self._targets(ctx, step["target"])
         deg = float(step["degrees"])
         for g in ids:
+            prop = self._prop(ctx, g)
+            if prop is not None:
+                prop["yaw"] = round(float(wrap_deg(prop["yaw"] + deg)), 3)
+                continue
             t = ctx.state.transforms.setdefault(g, {"translation": [0.0, 0.0, 0.0], "rotation_deg": [0.0, 0.0, 0.0]})
             t["rotation_deg"][2] = round(float(wrap_deg(t["rotation_deg"][2] + deg)), 6)
         return None, self._changed(f"Rotated {deg:g}°:", ids, step["target"]), ids
 
     def _op_delete(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         ids = self._targets(ctx, step["target"])
-        structural = [g for g in ids if self.building.elements[g].ifc_class in ("IfcSpace", "IfcBuildingStorey",
-                                                                                 "IfcBuilding", "IfcSite")]
+        structural = [g for g in ids if g in self.building.elements and self.building.elements[g].ifc_class in (
+            "IfcSpace", "IfcBuildingStorey", "IfcBuilding", "IfcSite")]
+        placed = {g for g in ids if self._prop(ctx, g) is not None}
+        ctx.state.props = [p for p in ctx.state.props if p["id"] not in placed]
+        ids = [g for g in ids if g not in placed] or ids
         if structural:
             raise StepError(f"{self._label(structural[0])} is part of the spatial structure and cannot be deleted")
-        ctx.state.deleted |= set(ids)
+        ctx.state.deleted |= {g for g in ids if g not in placed}
         ctx.state.hidden -= set(ids)
         ctx.state.selected = [g for g in ctx.state.selected if g not in ids]
         return None, self._changed("Deleted", ids, step["target"]) + " Say 'undo' to bring it back.", ids
@@ -399,12 +443,10 @@ class Executor:
         spec = PROPS[asset]
         placement = step.get("placement", "next_to" if "anchor" in step else "at_user")
         yaw = float(step.get("yaw", ctx.pose.yaw + 180.0))
-        refs: list[str] = []
         if "position" in step:
             pos = np.asarray(step["position"], float)
         elif "anchor" in step:
             anchor = self._targets(ctx, step["anchor"], need_one=True)[0]
-            refs = [anchor]
             pos, yaw = self._place_by(ctx, anchor, spec.depth, spec.width, placement, step.get("yaw"))
         else:
             f = self._direction_vector(ctx, "forward")
@@ -417,42 +459,53 @@ class Executor:
         if floor is None:
             raise StepError(f"there is no room floor to put the {asset} on there")
         pos[2] = floor
-        self._prop_counter += 1
-        existing = {p["id"] for p in ctx.state.props}
-        pid = f"prop-{self._prop_counter}"
-        while pid in existing:
-            self._prop_counter += 1
-            pid = f"prop-{self._prop_counter}"
+        # Props are elements to be: they get a GlobalId now, derived from the state and the request so
+        # that replaying a journal gives the same ids.
+        seed = json.dumps([self.building.file_hash, ctx.state.edits(), asset, [round(float(c), 3) for c in pos]],
+                          sort_keys=True)
+        pid = ifcopenshell.guid.compress(uuid.uuid5(uuid.NAMESPACE_URL, seed).hex)
         ctx.state.props.append({"id": pid, "asset": asset, "position": [round(float(c), 4) for c in pos],
                                 "yaw": round(float(wrap_deg(yaw)), 3)})
         room = self.graph.room_at(probe)
         where = f" in {self._label(room)}" if room else ""
-        return None, f"Placed a {asset}{where}.", refs
+        return [pid], f"Placed a {asset}{where}.", [pid]
 
     def _place_by(self, ctx: Context, anchor: str, depth: float, width: float, placement: str,
                   yaw: float | None) -> tuple[np.ndarray, float]:
         """A floor point beside (next_to) or in front of (in_front_of) an element, on the user's side."""
         sp = self.spatial
-        r = sp.index[anchor]
-        el = self.building.elements[anchor]
-        c = sp.centre[r].copy()
-        if el.ifc_class == "IfcSpace" or placement == "in":
+        if anchor not in sp.index:
+            prop = self._prop(ctx, anchor)
+            if prop is None:
+                raise StepError("I cannot find what to put it next to")
+            spec = PROPS[prop["asset"]]
+            c = self._centre(ctx, anchor)
+            half = np.array([spec.width, spec.depth]) / 2
+            floor_guess = float(prop["position"][2])
+            label = self._label(anchor)
+        else:
+            r = sp.index[anchor]
+            c = sp.centre[r].copy()
+            half = (sp.bmax[r, :2] - sp.bmin[r, :2]) / 2
+            floor_guess = float(sp.bmin[r, 2])
+            label = self._label(anchor)
+        el = self.building.elements.get(anchor)
+        if el is not None and (el.ifc_class == "IfcSpace" or placement == "in"):
             p = self._room_point(el.id if el.ifc_class == "IfcSpace" else (el.room or anchor))
             return p, float(yaw if yaw is not None else ctx.pose.yaw + 180.0)
         to_user = ctx.pose.position[:2] - c[:2]
         n = np.linalg.norm(to_user)
         to_user = to_user / n if n > 1e-6 else np.array([1.0, 0.0])
-        half = (sp.bmax[r, :2] - sp.bmin[r, :2]) / 2
         candidates = []
-        if placement == "in_front_of" or el.ifc_class in ("IfcWindow", "IfcDoor", "IfcWall", "IfcWallStandardCase"):
+        flat = ("IfcWindow", "IfcDoor", "IfcWall", "IfcWallStandardCase")
+        if placement == "in_front_of" or el is not None and el.ifc_class in flat:
             reach = float(abs(half @ to_user)) + 0.3 + depth / 2
             candidates.append(c[:2] + to_user * reach)
         side = np.array([-to_user[1], to_user[0]])
         reach_side = float(abs(half @ side)) + 0.2 + width / 2
         for s in (1.0, -1.0):
             candidates.append(c[:2] + side * s * reach_side + to_user * 0.1)
-        floor_guess = float(sp.bmin[r, 2])
-        storey = self.building.storey(el.storey)
+        storey = self.building.storey(el.storey) if el is not None else None
         if storey:
             floor_guess = storey.elevation
         for cand in candidates:
@@ -461,7 +514,7 @@ class Executor:
             if self._floor_z(probe) is not None and not self._collides(p, width, depth):
                 face = math.degrees(math.atan2(to_user[1], to_user[0]))
                 return p, float(yaw if yaw is not None else face - 90.0)
-        raise StepError(f"there is no free floor next to {el.label()} for it")
+        raise StepError(f"there is no free floor next to {label} for it")
 
     def _collides(self, p: np.ndarray, width: float, depth: float) -> bool:
         """Would a prop of this footprint at p overlap a wall or a piece of furniture?"""
@@ -485,6 +538,12 @@ class Executor:
         return ids, self._changed("Selected", ids, step["target"]), ids
 
     def _standing_point(self, ctx: Context, gid: str) -> np.ndarray:
+        if gid not in self.building.elements:
+            p = self._centre(ctx, gid).copy()
+            floor = self._floor_z(p + np.array([0.8, 0.0, 0.0]))
+            if floor is None:
+                raise StepError("there is no floor to stand on near it")
+            return np.array([p[0] + 0.8, p[1], floor + EYE_HEIGHT])
         el = self.building.elements[gid]
         if el.ifc_class == "IfcSpace":
             p = self._room_point(gid)
@@ -525,13 +584,14 @@ class Executor:
             raise StepError("say where to go")
         gid = self._place_targets(ctx, step["target"])[0]
         target = self._standing_point(ctx, gid)
-        el = self.building.elements[gid]
+        el = self.building.elements.get(gid)
         yaw = ctx.pose.yaw
-        if el.ifc_class not in ("IfcSpace", "IfcBuildingStorey"):
-            d = self.spatial.centre[self.spatial.index[gid]][:2] - target[:2]
+        if el is None or el.ifc_class not in ("IfcSpace", "IfcBuildingStorey"):
+            d = self._centre(ctx, gid)[:2] - target[:2]
             yaw = math.degrees(math.atan2(d[1], d[0]))
         ctx.state.pose = Pose(target, float(wrap_deg(yaw)), 0.0)
-        return None, f"You are now {'in' if el.ifc_class == 'IfcSpace' else 'at'} {el.label()}.", [gid]
+        inside = el is not None and el.ifc_class == "IfcSpace"
+        return None, f"You are now {'in' if inside else 'at'} {self._label(gid)}.", [gid]
 
     def _op_turn(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         deg = float(step["degrees"])
@@ -541,7 +601,7 @@ class Executor:
 
     def _op_look_at(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         gid = self._place_targets(ctx, step["target"])[0]
-        c = self.spatial.centre[self.spatial.index[gid]]
+        c = self._centre(ctx, gid)
         d = c - ctx.pose.position
         yaw = math.degrees(math.atan2(d[1], d[0]))
         pitch = math.degrees(math.atan2(d[2], max(1e-6, float(np.linalg.norm(d[:2])))))

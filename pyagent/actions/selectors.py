@@ -185,10 +185,51 @@ class Resolver:
 
     # ---- entry point ----------------------------------------------------------------------
     def resolve(self, sel: dict[str, Any], need_one: bool = False) -> list[str]:
-        rows = self._rows(sel)
+        props = self._props(sel)
+        try:
+            rows = self._rows(sel)
+        except SelectionError:
+            if props:
+                return props
+            raise
         if need_one and len(rows) > 1 and not sel.get("order") and not sel.get("ordinal"):
             raise SelectionError(self._which_one(sel, rows))
-        return [self.sp.ids[r] for r in rows]
+        ids = [self.sp.ids[r] for r in rows]
+        if props and (not ids or self._explicit(sel)):
+            return props if not ids else ids + [p for p in props if p not in ids]
+        return ids
+
+    @staticmethod
+    def _explicit(sel: dict[str, Any]) -> bool:
+        return any(k in sel for k in ("ref", "ids", "step"))
+
+    def _props(self, sel: dict[str, Any]) -> list[str]:
+        """Placed props a selector means: by reference (it, selected, ids, step) or by kind (their asset)."""
+        placed = {p["id"]: p for p in self.ctx.state.props}
+        if not placed:
+            return []
+        if self._explicit(sel):
+            wanted: list[str] = []
+            if "step" in sel and sel["step"] < len(self.ctx.step_values):
+                value = self.ctx.step_values[sel["step"]]
+                wanted = [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+            if sel.get("ref") == "it":
+                wanted = list(self.ctx.last_ids)
+            elif sel.get("ref") == "selected":
+                wanted = list(self.ctx.state.selected)
+            wanted += list(sel.get("ids") or [])
+            return [g for g in dict.fromkeys(wanted) if g in placed]
+        kind = (sel.get("kind") or "").lower()
+        if not kind:
+            return []
+        found = [p for p in placed.values() if p["asset"] == kind or kind in KIND_WORDS.get(p["asset"], ())]
+        eye = self.ctx.pose.position
+        found.sort(key=lambda p: float(np.linalg.norm(np.asarray(p["position"][:2]) - eye[:2])))
+        if sel.get("order") == "furthest":
+            found.reverse()
+        if sel.get("limit"):
+            found = found[:sel["limit"]]
+        return [p["id"] for p in found]
 
     # ---- candidates -----------------------------------------------------------------------
     def _base(self, sel: dict[str, Any]) -> np.ndarray:
@@ -212,7 +253,8 @@ class Resolver:
                 raise SelectionError("nothing is selected: point at an element first")
             explicit = _intersect(explicit, ctx.state.selected)
         if "ids" in sel:
-            unknown = [g for g in sel["ids"] if g not in b.elements]
+            placed = {p["id"] for p in ctx.state.props}
+            unknown = [g for g in sel["ids"] if g not in b.elements and g not in placed]
             if unknown:
                 raise SelectionError(f"unknown element id {unknown[0]}")
             explicit = _intersect(explicit, sel["ids"])

@@ -48,6 +48,12 @@ VERBS_AFTER_AND = (
     "list", "select", "highlight", "look", "face", "undo", "redo", "save", "isolate", "where", "is", "are",
     "then", "give", "set", "teleport", "walk", "reset", "get", "mark", "note", "change", "open", "drop",
     "rotate", "flip", "raise", "lower", "lift", "slide", "insert", "describe", "measure", "find", "display")
+MODIFIER_STOP = {
+    "the", "a", "an", "my", "this", "that", "these", "those", "all", "every", "each", "any", "some", "other", "same",
+    "nearest", "closest", "furthest", "farthest", "biggest", "largest", "smallest", "tallest", "highest", "lowest",
+    "widest", "longest", "visible", "hidden", "outer", "inner", "interior", "exterior", "external", "internal",
+    "outside", "inside", "left", "right", "north", "south", "east", "west", "upper", "lower", "last", "next", "both",
+    "many", "much", "total", "whole", "entire", "single", "double", "big", "small", "large", "little", "new", "old"}
 USER_WORDS = r"(me|myself|you|us|here|the user|my position|where i am|where i stand|where i'm standing)"
 NOUN_STOP = (r"(?=\s+(?:and|then|but|except|apart|other than|excluding|that|which|who|to|by|in|on|at|from|with|"
              r"next|near|beside|between|above|below|under|behind|left|right|within|closer|taller|wider|higher|"
@@ -338,6 +344,12 @@ class Parser:
     }
 
     def _get(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(how (high|tall) is|what is) the (ceiling|room)( height)? (in|of) (?P<np>.+)$", c) or re.match(
+            r"^what is the (ceiling|room) height (in|of) (?P<np>.+)$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            if sel is not None and sel.get("class") == ["IfcSpace"]:
+                return [{"op": "get", "target": sel, "property": "height"}]
         m = re.match(r"^(what is|what are|tell me|give me|show me|how|what)( the)? ?(?P<p>tall|high|wide|deep|thick|"
                      r"long|big|large|height|width|depth|thickness|length|area|size|volume|elevation|material|"
                      r"color|name|type|kind|floor area|surface area|[\w ]+?)( is| are| of| does| do)\s+(?P<np>.+?)"
@@ -419,6 +431,10 @@ class Parser:
         if sel is None:
             return None
         if not _has_noun(sel) and not sel.get("relations") and not sel.get("order"):
+            if sel.get("storey") or sel.get("room"):
+                has_rooms = any(e.storey for e in self.building.spaces())
+                return [{"op": "list", "target": ({"class": ["IfcSpace"]} if has_rooms and "room" not in sel else {})
+                         | sel}]
             return None
         if re.match(r"^(is|was)\b", c.split(" ", 2)[1] if len(c.split(" ")) > 1 else "") and "limit" not in sel:
             sel.setdefault("order", "nearest")
@@ -645,6 +661,11 @@ class Parser:
                      r"( too| as well| also)?$", c)
         if not m:
             return None
+        connected = bool(m.group(1) or m.group(3))
+        only_queries = all(s["op"] in ("count", "list", "exists", "get", "distance", "route", "describe")
+                           for s in last)
+        if not connected and not (only_queries and len(c.split()) <= 4):
+            return None
         np_text = m.group("np")
         sel = self.selector(np_text, ctx, allow_empty=True)
         if not sel:
@@ -709,6 +730,8 @@ class Parser:
             if ex is not None:
                 sel["except"] = ex
 
+        if re.fullmatch(r"\s*(the )?(whole |entire )?(house|building|model|project|home|everything|scene)\s*", t):
+            return {}
         # Relations with an anchor phrase ("next to the window", "between the door and the stairs").
         m = re.search(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)(?=\s+(on|in|upstairs|downstairs)\b|\s*$)", t)
         if m:
@@ -903,6 +926,10 @@ class Parser:
             noun_found = True
             if word in ("room", "rooms", "space", "spaces") and room_as_target is False and room_hit is None:
                 pass
+        if noun_found and "name" not in sel and not sel.get("ref"):
+            mod = self._name_modifier(t, sel)
+            if mod:
+                sel["name"] = mod
         if room_as_target and room_hit is not None:
             rsel = self._room_selector(room_hit[0], ctx, plural=self._room_plural or bool(re.search(
                 r"\b(rooms|all|both|every|each)\b", t)))
@@ -951,6 +978,28 @@ class Parser:
         if sel.get("class") == [] and "kind" not in sel:
             sel.pop("class")
         return sel
+
+    NAME_FRAGMENTS = {"terrace": ("terrass",), "patio": ("terrass", "patio"), "front": ("haus", "front", "main"),
+                      "spiral": ("wendel", "spiral"), "balcony": ("balkon", "balcony"), "garage": ("garage",),
+                      "sliding": ("schiebe", "sliding"), "glass": ("glas",), "fixed": ("fixed", "fest")}
+
+    def _name_modifier(self, t: str, sel: Selector) -> str | None:
+        """A word before the head noun that picks elements of that class by name ("terrace door")."""
+        head = (self._kind_re.search(t) if sel.get("kind") else self._class_re.search(t))
+        if head is None:
+            return None
+        words = re.findall(r"[a-zü\-]+", t[:head.start()])[-2:]
+        classes = set(sel.get("class") or [])
+        for word in reversed(words):
+            if word in MODIFIER_STOP or word in COLOURS or word in ORDINALS:
+                continue
+            frags = self.NAME_FRAGMENTS.get(word, (word,) if len(word) >= 4 else ())
+            for name, ids in self.lex.names.items():
+                if any(f in ascii_fold(name) for f in frags) and any(
+                        not classes or self.building.elements[g].ifc_class.startswith(tuple(classes)) for g in ids):
+                    hits = [n for n in self.lex.names if any(f in ascii_fold(n) for f in frags)]
+                    return frags[0] if len(hits) >= 1 else None
+        return None
 
     def _strip_storey(self, t: str) -> str:
         t = ascii_fold(t)
