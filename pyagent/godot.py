@@ -164,7 +164,8 @@ def _apt_options(work: Path) -> list[str]:
         "-o", "Dir::Etc::PreferencesParts=/dev/null",
         "-o", "APT::Install-Recommends=false",
         "-o", "APT::Architecture=amd64",
-        "-o", "APT::Sandbox::User=root" if os.geteuid() == 0 else "APT::Sandbox::User=",
+        # As root apt drops to the _apt user, who cannot write into our private dirs.
+        *(["-o", "APT::Sandbox::User=root"] if os.geteuid() == 0 else []),
     ]
 
 
@@ -260,6 +261,16 @@ def install_godot(force: bool = False) -> Stamp:
 # --------------------------------------------------------------------------------------------- running
 
 
+def _die_with_parent() -> None:
+    """In the child before exec: get SIGTERM when the parent dies, so no Xvfb outlives a killed run."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 @contextlib.contextmanager
 def virtual_display(size: str = "1280x720x24") -> Iterator[str]:
     """Start Xvfb on a free display number; yields ``":N"`` and stops the server afterwards."""
@@ -270,6 +281,7 @@ def virtual_display(size: str = "1280x720x24") -> Iterator[str]:
     proc = subprocess.Popen(
         [xvfb, "-displayfd", str(write_fd), "-screen", "0", size, "-nolisten", "tcp", "-noreset"],
         pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=_die_with_parent,
     )
     os.close(write_fd)
     try:

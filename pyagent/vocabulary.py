@@ -19,7 +19,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "furniture": ("IfcFurnishingElement", "IfcFurniture"), "furnishing": ("IfcFurnishingElement", "IfcFurniture"),
     "covering": ("IfcCovering",), "footing": ("IfcFooting",), "foundation": ("IfcFooting",),
     "room": ("IfcSpace",), "space": ("IfcSpace",), "plate": ("IfcPlate",),
-    "accessory": ("IfcDiscreteAccessory",), "bolt": ("IfcDiscreteAccessory", "IfcMechanicalFastener"),
+    "accessory": ("IfcDiscreteAccessory",), "bolt": ("IfcMechanicalFastener",), "fastener": ("IfcMechanicalFastener",),
     "assembly": ("IfcElementAssembly",), "fixture": ("IfcFlowTerminal", "IfcSanitaryTerminal"),
     "site": ("IfcSite",), "terrain": ("IfcSite",), "ground": ("IfcSite",),
 }
@@ -33,7 +33,7 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "toilet": ("toilet", "wc", "water closet"), "sink": ("sink", "basin", "lavatory", "waschbecken"),
     "bathtub": ("bathtub", "tub", "badewanne"), "shower": ("shower", "dusche"),
     "fridge": ("refrigerator", "fridge"), "stove": ("range", "stove", "cooker", "oven"),
-    "dishwasher": ("dishwasher",), "counter": ("counter", "countertop", "worktop"),
+    "dishwasher": ("dishwasher",), "skylight": ("skylight", "roof window", "dachfenster"), "counter": ("counter", "countertop", "worktop"),
     "lamp": ("lamp", "light", "leuchte"), "plant": ("plant", "pflanze"), "tv": ("tv", "television"),
     "nightstand": ("nightstand", "night stand", "bedside"), "dresser": ("dresser", "chest of drawers"),
     "washer": ("washer", "washing machine"), "dryer": ("dryer",),

@@ -67,7 +67,7 @@ STOREY_WORDS = {
     "first floor": "upper", "top floor": "top", "top storey": "top", "attic floor": "upper", "second floor": "upper2",
     "floor above": "above", "storey above": "above", "level above": "above", "floor below": "below",
     "storey below": "below", "level below": "below", "this floor": "mine", "my floor": "mine",
-    "same floor": "mine", "current floor": "mine", "this level": "mine", "this storey": "mine",
+    "same floor": "mine", "current floor": "mine", "up here": "mine", "down here": "mine", "this level": "mine", "this storey": "mine",
     "basement": "lowest", "foundation level": "lowest", "lowest floor": "lowest", "bottom floor": "lowest",
     "roof level": "top",
 }
@@ -100,6 +100,7 @@ class Lexicon:
     kinds: dict[str, str] = field(default_factory=dict)  # word -> kind
     names: dict[str, list[str]] = field(default_factory=dict)  # element name phrase -> ids
     class_words: dict[str, tuple[str, ...]] = field(default_factory=dict)  # singular and plural -> classes
+    all_names: list[tuple[str, str]] = field(default_factory=list)  # (folded name and type text, IFC class)
 
     @classmethod
     def build(cls, b: Building) -> Lexicon:
@@ -143,6 +144,8 @@ class Lexicon:
         for e in b.products():
             if e.name and 3 <= len(e.name) <= 40:
                 lex.names.setdefault(fold(e.name), []).append(e.id)
+        lex.all_names = sorted({(ascii_fold(f"{e.name} {e.type_name} {e.object_type}"), e.ifc_class)
+                                for e in b.products()})
         for word, classes in CLASS_WORDS.items():
             lex.class_words[word] = classes
             lex.class_words[_plural(word)] = classes

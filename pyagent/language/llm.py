@@ -88,6 +88,7 @@ class LocalLLM:
             self.tokenizer = og.Tokenizer(self.model)
         except RuntimeError as exc:  # onnxruntime-genai reports every load failure as RuntimeError
             raise LLMError(f"{self.model_dir}: cannot load the model: {exc}") from exc
+        self.chat_prompt([{"role": "user", "content": "x"}])  # fail at load, not at the first request
         genai = json.loads((self.model_dir / CONFIG_FILE).read_text(encoding="utf-8"))
         self.context_length = int(genai.get("model", {}).get("context_length", 2048))
         self.window = min(self.context_length, window)
@@ -97,32 +98,70 @@ class LocalLLM:
         self._generator_schema: str | None = None
         self._cached_ids: list[int] = []
 
-    def chat_prompt(self, messages: list[dict[str, str]]) -> str:
-        """The model's own chat template applied to ``messages``, ending with the assistant's turn."""
-        return self.tokenizer.apply_chat_template(json.dumps(messages), add_generation_prompt=True)
+    def chat_prompt(self, messages: list[dict[str, str]], *, add_generation_prompt: bool = True) -> str:
+        """The model's own chat template applied to ``messages`` (ending with the assistant's turn)."""
+        try:
+            return self.tokenizer.apply_chat_template(json.dumps(messages), add_generation_prompt=add_generation_prompt)
+        except RuntimeError as exc:  # e.g. "Empty chat template."
+            raise LLMError(f"{self.model_dir}: cannot apply the chat template ({exc}); the folder needs "
+                           "chat_template.jinja or a chat_template in tokenizer_config.json") from exc
 
     def count_tokens(self, text: str) -> int:
         return len(self.tokenizer.encode(text))
 
-    def _start(self, ids: list[int], schema_text: str | None, reuse: bool) -> tuple[Any, int]:
-        """A generator holding a prefix of ``ids`` in its cache, and that prefix's length."""
+    def _new_generator(self, schema_text: str | None, min_length: int = 0) -> Any:
         og = self._og
-        gen = self._generator
-        if reuse and gen is not None and self._generator_schema == schema_text:
-            keep = min(_common_prefix(self._cached_ids, ids), len(ids) - 1)
+        params = og.GeneratorParams(self.model)
+        params.set_search_options(max_length=self.window, do_sample=False, num_beams=1, repetition_penalty=1.0,
+                                  min_length=min_length)
+        if schema_text is not None:
+            params.set_guidance("json_schema", schema_text)
+        return og.Generator(self.model, params)
+
+    def _cached(self, ids: list[int], schema_text: str | None, keep_all: bool = False) -> tuple[Any, int]:
+        """The kept generator rewound to its common prefix with ``ids`` (or a new one), and that length.
+
+        At least one token is left to append unless ``keep_all``. The kept cache is given up here: it
+        is only valid again once the caller records what it holds.
+        """
+        gen, cached = self._generator, self._cached_ids
+        self._generator, self._cached_ids = None, []
+        if gen is not None and self._generator_schema == schema_text:
+            keep = _common_prefix(cached, ids)
+            if not keep_all:
+                keep = min(keep, len(ids) - 1)
             if keep > 0:
                 gen.rewind_to(keep)
                 return gen, keep
-        self._generator = None
-        params = og.GeneratorParams(self.model)
-        params.set_search_options(max_length=self.window, do_sample=False, num_beams=1, repetition_penalty=1.0)
-        if schema_text is not None:
-            params.set_guidance("json_schema", schema_text)
-        return og.Generator(self.model, params), 0
+        return self._new_generator(schema_text), 0
+
+    def prefill(self, prompt: str, *, schema_text: str | None = None) -> int:
+        """Process ``prompt`` into the kept cache without generating (a warm-up); returns its token count.
+
+        A later ``generate`` whose prompt starts with these tokens only processes the rest.
+        """
+        ids = [int(t) for t in self.tokenizer.encode(prompt)]
+        if not ids or len(ids) >= self.window:
+            raise LLMError(f"cannot prefill {len(ids)} tokens in a window of {self.window}")
+        with self._lock:
+            try:
+                generator, kept = self._cached(ids, schema_text, keep_all=True)
+                if kept < len(ids):
+                    generator.append_tokens(ids[kept:])
+            except RuntimeError as exc:
+                raise LLMError(f"prefill failed: {exc}") from exc
+            self._generator, self._generator_schema, self._cached_ids = generator, schema_text, ids
+        return len(ids)
 
     def generate(self, prompt: str, *, max_new_tokens: int, schema_text: str | None = None,
-                 reuse: bool = True) -> Generation:
-        """Greedy decoding of at most ``max_new_tokens``; constrained to ``schema_text`` when given."""
+                 reuse: bool = True, min_new_tokens: int = 0) -> Generation:
+        """Greedy decoding of at most ``max_new_tokens``; constrained to ``schema_text`` when given.
+
+        With ``reuse`` the kept cache is used and then holds this prompt; without it a new generator
+        runs and the kept cache is left alone. ``min_new_tokens`` holds back the end of turn
+        (benchmarks: equal-length baselines) and implies ``reuse=False``.
+        """
+        reuse = reuse and not min_new_tokens
         ids = [int(t) for t in self.tokenizer.encode(prompt)]
         if not ids:
             raise LLMError("empty prompt")
@@ -132,8 +171,11 @@ class LocalLLM:
         with self._lock:
             t0 = time.perf_counter()
             try:
-                generator, kept = self._start(ids, schema_text, reuse)
-                self._cached_ids = []
+                if reuse:
+                    generator, kept = self._cached(ids, schema_text)
+                else:
+                    generator = self._new_generator(schema_text, len(ids) + min_new_tokens if min_new_tokens else 0)
+                    kept = 0
                 generator.append_tokens(ids[kept:])
                 out: list[int] = []
                 prefill = 0.0
@@ -143,11 +185,10 @@ class LocalLLM:
                     if len(out) == 1:
                         prefill = time.perf_counter() - t0
             except RuntimeError as exc:
-                self._generator = None
                 raise LLMError(f"generation failed: {exc}") from exc
             total = time.perf_counter() - t0
-            self._generator, self._generator_schema = (generator, schema_text) if reuse else (None, None)
-            self._cached_ids = ids if reuse else []
+            if reuse:
+                self._generator, self._generator_schema, self._cached_ids = generator, schema_text, ids
         finished = bool(out) and out[-1] in self.eos_ids
         return Generation(self.tokenizer.decode(out), len(ids), len(out), finished, prefill, total, kept)
 
@@ -185,6 +226,7 @@ class LLMFrontEnd:
         self._llm: LocalLLM | None = None
         self._load_error: str | None = None
         self._queries = frozenset(QUERY_OPS)
+        self._load_lock = threading.Lock()
 
     # --- availability ------------------------------------------------------------------------
 
@@ -203,14 +245,18 @@ class LLMFrontEnd:
 
     def load(self) -> LocalLLM:
         """Load the model now (otherwise the first ``propose`` does); raises ``LLMError``."""
-        if self._llm is None:
-            if not self.available:
-                raise LLMError(self.reason)
-            try:
-                self._llm = LocalLLM(self.model_dir, threads=self.threads)
-            except LLMError as exc:
-                self._load_error = f"{exc}; reinstall it: {FETCH_HINT}"
-                raise LLMError(self._load_error) from exc
+        with self._load_lock:
+            if self._llm is None:
+                if not self.available:
+                    raise LLMError(self.reason)
+                try:
+                    self._llm = LocalLLM(self.model_dir, threads=self.threads)
+                except ImportError as exc:
+                    self._load_error = f"onnxruntime-genai is not installed ({exc}): pip install onnxruntime-genai"
+                    raise LLMError(self._load_error) from exc
+                except LLMError as exc:
+                    self._load_error = f"{exc}; reinstall it: {FETCH_HINT}"
+                    raise LLMError(self._load_error) from exc
         return self._llm
 
     @property
@@ -220,6 +266,18 @@ class LLMFrontEnd:
         return self._schema_text
 
     # --- proposing -----------------------------------------------------------------------------
+
+    def warm(self, context: dict[str, Any]) -> float:
+        """Load the model and process the prompt's fixed part for this building; returns seconds taken.
+
+        Call it when a building is opened (e.g. in a background thread): the first request then only
+        pays for its own words and the user's situation.
+        """
+        t0 = time.perf_counter()
+        llm = self.load()
+        messages = build_messages("", context, max_chars=self.max_prompt_chars)[:1]
+        llm.prefill(llm.chat_prompt(messages, add_generation_prompt=False), schema_text=self.schema_text)
+        return time.perf_counter() - t0
 
     def is_query_only(self, program: dict[str, Any]) -> bool:
         return all(step.get("op") in self._queries for step in program.get("steps", []))

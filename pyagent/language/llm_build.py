@@ -5,7 +5,8 @@
 Steps: train a small byte-level BPE tokenizer (``tokenizers``) on text made from the action schema,
 the prompt's instructions and examples, digits and GlobalId characters; make a random
 ``Qwen2ForCausalLM`` (``transformers``, hidden 64, 2 layers) with a ChatML chat template; convert it
-with ``python -m onnxruntime_genai.models.builder -p int4 -e cpu``. The result is a model folder like a
+with ``python -m onnxruntime_genai.models.builder -p int4 -e cpu`` (``prune_lm_head=true``: prefill
+computes logits for the last position only). The result is a model folder like a
 real one (``genai_config.json``, ``model.onnx`` + data, tokenizer files) whose output is noise, which is
 what the tests want: constrained decoding must make even noise a valid program.
 
@@ -57,7 +58,13 @@ class TinySpec:
     intermediate_size: int = 128
     context_length: int = 4096
     seed: int = 0
+    model_vocab: int = 0  # embedding rows if larger than the tokenizer's vocabulary (real-model shapes)
     init_std: float = 0.3  # weight init scale: large, so the noise depends on the prompt (varied outputs)
+
+
+# The shapes of Qwen2.5-0.5B-Instruct with random weights: a latency stand-in for the real model.
+QWEN25_05B_SHAPE = TinySpec(hidden_size=896, layers=24, heads=14, kv_heads=2, intermediate_size=4864,
+                            context_length=4096, model_vocab=151936, init_std=0.02)
 
 
 @dataclass
@@ -119,7 +126,8 @@ def _write_hf_model(spec: TinySpec, hf_dir: Path) -> None:
     _put_chat_template(hf_dir)
     pad, eos = tok.token_to_id("<|endoftext|>"), tok.token_to_id("<|im_end|>")
     config = Qwen2Config(
-        vocab_size=tok.get_vocab_size(), hidden_size=spec.hidden_size, intermediate_size=spec.intermediate_size,
+        vocab_size=max(tok.get_vocab_size(), spec.model_vocab), hidden_size=spec.hidden_size,
+        intermediate_size=spec.intermediate_size,
         num_hidden_layers=spec.layers, num_attention_heads=spec.heads, num_key_value_heads=spec.kv_heads,
         max_position_embeddings=spec.context_length, bos_token_id=pad, eos_token_id=eos, pad_token_id=pad,
         tie_word_embeddings=False, initializer_range=spec.init_std,
@@ -144,7 +152,7 @@ def _put_chat_template(folder: Path) -> None:
 def _convert(hf_dir: Path, out_dir: Path, cache: Path) -> None:
     env = dict(os.environ, OMP_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false")
     cmd = [sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", str(hf_dir), "-o", str(out_dir),
-           "-p", "int4", "-e", "cpu", "-c", str(cache)]
+           "-p", "int4", "-e", "cpu", "-c", str(cache), "--extra_options", "prune_lm_head=true"]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout)[-2000:]

@@ -52,6 +52,7 @@ INSTRUCTIONS = (
     "Use names and ids from the scene below. Reply with the JSON program only."
 )
 
+USER_SHARE = 1400  # characters of the prompt kept for the situation and the utterance
 SECTORS = (("in_front", 45.0), ("left", 135.0))  # |bearing| limits; see the schema's relation text
 
 
@@ -225,9 +226,8 @@ def _refs_text(items: Sequence[dict[str, Any]]) -> str:
     return ", ".join(f"{r.get('label', '?')} ({r.get('class', '?')} {r.get('id', '?')})" for r in items)
 
 
-def context_text(context: dict[str, Any], *, rooms_limit: int = 16, near_limit: int = 8,
-                 classes_limit: int = 14) -> str:
-    """The scene facts as short lines; missing keys are left out."""
+def building_text(context: dict[str, Any], *, rooms_limit: int = 16, classes_limit: int = 14) -> str:
+    """The facts that do not change while the user moves: classes, kinds, storeys, rooms."""
     lines = []
     classes = context.get("classes") or {}
     if classes:
@@ -243,6 +243,12 @@ def context_text(context: dict[str, Any], *, rooms_limit: int = 16, near_limit: 
     if rooms:
         lines.append("Rooms: " + "; ".join(
             f"{r['name']} ({r['storey']})" if r.get("storey") else r["name"] for r in rooms[:rooms_limit]))
+    return "\n".join(lines)
+
+
+def situation_text(context: dict[str, Any], *, near_limit: int = 8) -> str:
+    """The facts that follow the user: where they are, what is near, what "it" and "selected" are."""
+    lines = []
     here = context.get("here") or {}
     if here.get("storey") or here.get("room"):
         lines.append(f"User is on {here.get('storey') or 'an unknown storey'}"
@@ -260,8 +266,24 @@ def context_text(context: dict[str, Any], *, rooms_limit: int = 16, near_limit: 
     return "\n".join(lines)
 
 
-def system_text() -> str:
-    return "\n\n".join([INSTRUCTIONS, language_summary(), "Examples:\n" + examples_text()])
+def context_text(context: dict[str, Any], *, rooms_limit: int = 16, near_limit: int = 8,
+                 classes_limit: int = 14) -> str:
+    """All the scene facts as short lines; missing keys are left out."""
+    parts = [building_text(context, rooms_limit=rooms_limit, classes_limit=classes_limit),
+             situation_text(context, near_limit=near_limit)]
+    return "\n".join(p for p in parts if p)
+
+
+def system_text(context: dict[str, Any] | None = None, *, rooms_limit: int = 16, classes_limit: int = 14) -> str:
+    """Instructions, the language in brief, examples and the building's fixed facts.
+
+    This part is the same for every request in one building, so its key/value cache is reused.
+    """
+    parts = [INSTRUCTIONS, language_summary(), "Examples:\n" + examples_text()]
+    building = building_text(context or {}, rooms_limit=rooms_limit, classes_limit=classes_limit)
+    if building:
+        parts.append("Building:\n" + building)
+    return "\n\n".join(parts)
 
 
 def build_messages(utterance: str, context: dict[str, Any],
@@ -269,16 +291,20 @@ def build_messages(utterance: str, context: dict[str, Any],
                    *, max_chars: int = 6000) -> list[dict[str, str]]:
     """Chat messages for one model call.
 
-    ``feedback`` holds (query program, its result) pairs from earlier calls of the same request; each
-    becomes an assistant turn and a user turn with the result, so the model can write the final program.
-    The scene part is shortened until the whole prompt fits ``max_chars`` (about 4 characters a token).
+    The system message holds what stays the same while the user moves (its cache is reused between
+    requests); the user message holds the situation and the utterance. ``feedback`` holds (query
+    program, its result) pairs from earlier calls of the same request; each becomes an assistant turn
+    and a user turn with the result, so the model can write the final program. Scene detail is cut
+    until the whole prompt fits ``max_chars`` (about 3.5 characters a token).
     """
-    system = system_text()
-    limits = [(16, 8, 14), (10, 6, 10), (6, 4, 8), (3, 3, 6), (0, 2, 4)]
-    for rooms_limit, near_limit, classes_limit in limits:
-        scene = context_text(context, rooms_limit=rooms_limit, near_limit=near_limit,
-                             classes_limit=classes_limit)
-        user = (f"Scene:\n{scene}\n\n" if scene else "") + f"User: {utterance}"
+    # The system part is cut against its own share only, so it is the same for every utterance.
+    for rooms_limit, classes_limit in ((16, 14), (10, 10), (6, 8), (3, 6), (0, 4)):
+        system = system_text(context, rooms_limit=rooms_limit, classes_limit=classes_limit)
+        if len(system) <= max_chars - USER_SHARE:
+            break
+    for near_limit in (8, 6, 4, 3, 2, 0):
+        situation = situation_text(context, near_limit=near_limit)
+        user = (f"{situation}\n\n" if situation else "") + f"User: {utterance}"
         if len(system) + len(user) <= max_chars:
             break
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]

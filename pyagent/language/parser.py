@@ -54,6 +54,12 @@ MODIFIER_STOP = {
     "widest", "longest", "visible", "hidden", "outer", "inner", "interior", "exterior", "external", "internal",
     "outside", "inside", "left", "right", "north", "south", "east", "west", "upper", "lower", "last", "next", "both",
     "many", "much", "total", "whole", "entire", "single", "double", "big", "small", "large", "little", "new", "old"}
+UNKNOWN_ROOM_STOP = {"total", "view", "sight", "here", "there", "front", "general", "all", "it", "them", "this",
+                     "that", "one", "order", "line", "place", "house", "building", "model", "the", "my", "our",
+                     "use", "between", "half", "red", "blue", "green", "white", "black", "grey", "gray"}
+MATERIAL_WORDS = {"concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood",
+                  "glass": "glass", "brick": "brick", "masonry": "masonry", "aluminium": "alumin",
+                  "aluminum": "alumin", "stone": "stone", "plasterboard": "plaster", "gypsum": "gypsum"}
 USER_WORDS = r"(me|myself|you|us|here|the user|my position|where i am|where i stand|where i'm standing)"
 NOUN_STOP = (r"(?=\s+(?:and|then|but|except|apart|other than|excluding|that|which|who|to|by|in|on|at|from|with|"
              r"next|near|beside|between|above|below|under|behind|left|right|within|closer|taller|wider|higher|"
@@ -299,6 +305,14 @@ class Parser:
         return [{"op": "count", "target": sel}]
 
     def _exists(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(is|are) (?!there\b)(?P<np>.+ (next to|beside|near|above|below|under|behind|in front of|left of|"
+                     r"right of|adjacent to|close to|between|on top of|within) .+)$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            if sel is not None and sel.get("relations"):
+                sel.pop("limit", None)
+                sel.pop("order", None)
+                return [{"op": "exists", "target": sel}]
         m = re.match(r"^(is there|are there|do we have|do i have|have we got|does (?P<owner>.+?) have|"
                      r"is there any|are there any)( any| an?| some)? (?P<np>.+)$", c)
         if not m:
@@ -313,6 +327,14 @@ class Parser:
         return [{"op": "exists", "target": sel}]
 
     def _distance(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^how far apart (are|is) (?P<np>.+)$", c) or re.match(
+            r"^what is the (distance|gap|space) between (?P<np>(the )?(\d+ |two |both )?[a-z]+s( .+)?)$", c)
+        if m and not re.search(r"\band\b", m.group("np")):
+            sel = self.selector(m.group("np"), ctx)
+            if sel is not None:
+                sel.pop("limit", None)
+                sel["order"] = "nearest"
+                return [{"op": "distance", "from": dict(sel, ordinal=1), "to": dict(sel, ordinal=2)}]
         m = re.match(r"^(what is the )?(distance|how far( away)?|how close)( is| are| am i)?( it)?( from)? "
                      r"(?P<a>.+?)( (from|to|and) (?P<b>.+?))?( from (me|here))?$", c)
         if not m:
@@ -344,12 +366,16 @@ class Parser:
     }
 
     def _get(self, c: str, ctx: ParseContext) -> list[Step] | None:
-        m = re.match(r"^(how (high|tall) is|what is) the (ceiling|room)( height)? (in|of) (?P<np>.+)$", c) or re.match(
+        m = re.match(r"^(how (high|tall) is|what is) the (ceiling|room)( height)? (in|of|here|in here)"
+                     r" ?(?P<np>.*)$", c) or re.match(
             r"^what is the (ceiling|room) height (in|of) (?P<np>.+)$", c)
         if m:
             sel = self.selector(m.group("np"), ctx)
             if sel is not None and sel.get("class") == ["IfcSpace"]:
                 return [{"op": "get", "target": sel, "property": "height"}]
+            room = ctx.user_room()
+            if room is not None and re.fullmatch(r"(|here|this room|my room|the room)", m.group("np")):
+                return [{"op": "get", "target": {"class": ["IfcSpace"], "ids": [room]}, "property": "height"}]
         m = re.match(r"^(what is|what are|tell me|give me|show me|how|what)( the)? ?(?P<p>tall|high|wide|deep|thick|"
                      r"long|big|large|height|width|depth|thickness|length|area|size|volume|elevation|material|"
                      r"color|name|type|kind|floor area|surface area|[\w ]+?)( is| are| of| does| do)\s+(?P<np>.+?)"
@@ -360,8 +386,20 @@ class Parser:
             if prop == "color" and np_text.startswith(("is ", "are ")):
                 np_text = np_text[3:]
             if prop is not None:
+                storey = self._storey_target(np_text, ctx)
+                if storey is not None:
+                    if prop in ("area", "volume"):
+                        st = self.building.storey(storey["ids"][0])
+                        return [{"op": "get", "target": {"class": ["IfcSpace"], "storey": st.name if st else ""},
+                                 "property": prop}]
+                    if prop == "height" and re.search(r"above (the )?ground|from the ground", np_text):
+                        prop = "elevation"
+                    return [{"op": "get", "target": storey, "property": prop}]
                 sel = self.selector(np_text, ctx)
                 if sel is not None:
+                    if prop in ("area", "volume") and not _has_noun(sel) and not sel.get("relations") and (
+                            sel.get("storey")):
+                        sel["class"] = ["IfcSpace"]
                     return [{"op": "get", "target": _singular(sel, np_text), "property": prop}]
         m = re.match(r"^what (is|are) (?P<np>.+?) made (of|from)$", c) or re.match(
             r"^what (material|materials) (is|are) (?P<np>.+?)( made of)?$", c)
@@ -381,6 +419,19 @@ class Parser:
             if prop and sel is not None:
                 return [{"op": "get", "target": _singular(sel, m.group("np")), "property": prop}]
         return None
+
+    def _storey_target(self, np_text: str, ctx: ParseContext) -> Selector | None:
+        """"the top floor", "level 2", "the attic floor": the storey itself, not what is on it."""
+        t = re.sub(r"\b(the|this|that|a|above ground|from the ground)\b", " ", ascii_fold(np_text)).strip()
+        if re.search(r"\b(on|in|at|upstairs|downstairs)\b", t) or self._class_re.search(
+                re.sub(r"\b(floor|floors)\b", "", t)):
+            return None
+        spec = self._storey_spec(t, ctx)
+        if spec is None:
+            return None
+        if self._strip_storey(" " + t + " ").strip():
+            return None
+        return {"class": ["IfcBuildingStorey"], "ids": [spec]}
 
     def _prop_word(self, word: str) -> str | None:
         w = word.strip()
@@ -415,6 +466,15 @@ class Parser:
         return [{"op": "describe", "target": _singular(sel, np_text)}]
 
     def _list_query(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(what|which) (?P<noun>[a-zü\- ]+?) (is|are|was|were|has|have|stands?|sits?|lies|lie)"
+                     r" (?P<rest>.+)$", c)
+        if m and (self._class_re.search(m.group("noun")) or self._kind_re.search(m.group("noun"))):
+            np_text = m.group("noun") + " " + re.sub(r"^(there|located|placed|situated)\b", "", m.group("rest"))
+            sel = self.selector(np_text.strip(), ctx)
+            if sel is not None:
+                if not _is_singular(m.group("noun")):
+                    sel.pop("limit", None)
+                return [{"op": "list", "target": sel}]
         m = re.match(r"^(which|what|list|name|tell me|show me a list of|give me a list of|give me|"
                      r"find( me)?|locate|search for|what are|what is)( all)?( the| of the)? ?(?P<np>.*)$", c)
         if not m:
@@ -436,12 +496,8 @@ class Parser:
                 return [{"op": "list", "target": ({"class": ["IfcSpace"]} if has_rooms and "room" not in sel else {})
                          | sel}]
             return None
-        if re.match(r"^(is|was)\b", c.split(" ", 2)[1] if len(c.split(" ")) > 1 else "") and "limit" not in sel:
-            sel.setdefault("order", "nearest")
-            sel["limit"] = 1
         if not _has_noun(sel) and "limit" not in sel and not sel.get("ordinal"):
             sel.setdefault("order", "nearest")
-            sel["limit"] = 5
         return [{"op": "list", "target": sel}]
 
     # ---- changes --------------------------------------------------------------------------
@@ -511,6 +567,17 @@ class Parser:
         m = re.match(r"^(make|turn|set|render)\s+(?P<np>.+?)\s+(?P<how>(\d+(\.\d+)? (%|percent) )?(semi-?)?"
                      r"(transparent|see-? ?through|translucent|ghosted|ghost|opaque|solid|x-?ray|glassy|faded))$", c)
         m = m or re.match(r"^(ghost|fade|x-?ray)( out)?\s+(?P<np>.+)$", c)
+        m2 = re.match(r"^(make|turn|set|render|put)\s+(?P<np>.+?)\s+(to |at |with )?(?P<n>\d+(\.\d+)?) ?(%|percent)"
+                      r" (?P<kind>transparency|transparent|opacity|opaque|see-? ?through)$", c) or re.match(
+            r"^(make|turn|set|render)\s+(?P<np>.+?)\s+(see-? ?through|transparent|translucent)\s*,?\s*(at |with )?"
+            r"(?P<n>\d+(\.\d+)?) ?(%|percent) (?P<kind>opacity|transparency)$", c)
+        if m2:
+            sel = self.selector(m2.group("np"), ctx)
+            if sel is None:
+                return None
+            frac = max(0.0, min(1.0, float(m2.group("n")) / 100.0))
+            alpha = frac if m2.group("kind") in ("opacity", "opaque") else 1.0 - frac
+            return [{"op": "transparency", "target": sel, "alpha": round(alpha, 4)}]
         if not m:
             return None
         sel = self.selector(m.group("np"), ctx)
@@ -741,6 +808,14 @@ class Parser:
                 relations.append({"rel": "between", "of": _singular(sa, m.group("a"), force=True),
                                   "and": _singular(sb, m.group("b"), force=True)})
                 t = t[:m.start()] + " " + t[m.end():]
+        m = re.search(r"\b(within|less than|closer than|no more than|at most)\s+(?P<n>\d+(\.\d+)?)\s*(?P<u>[a-z]+)"
+                      r"\s+(of|from)\s+(?P<np>(the |a |an |this |that )?[\w\- ü]+?)" + NOUN_STOP, t)
+        if m and m.group("u") in UNITS and not re.fullmatch(USER_WORDS, m.group("np").strip()):
+            anchor = self.selector(m.group("np"), ctx)
+            if anchor is not None:
+                relations.append({"rel": "within", "distance": round(float(m.group("n")) * UNITS[m.group("u")], 4),
+                                  "of": _singular(anchor, m.group("np"), force=True)})
+                t = t[:m.start()] + " " + t[m.end():]
         anchor_rels = [
             (r"(next to|beside|besides|alongside|adjacent to|by|right by|right next to|close to|near|nearby|"
              r"closest to|nearest to|near to|around)", "next_to"),
@@ -774,6 +849,10 @@ class Parser:
             relations.append(r)
             t = t[:m.start()] + " " + t[m.end():]
 
+        # "closest to me": an ordering, not a distance limit.
+        m = re.search(r"\b(closest|nearest) to (me|you|us|here|where i am)\b", t)
+        if m:
+            t = t[:m.start()] + " nearest " + t[m.end():]
         # Relations to the user.
         user_patterns = [
             (r"\b(in front of (me|you|us)|ahead( of (me|you|us))?|in front|before me|straight ahead|facing me|"
@@ -841,8 +920,13 @@ class Parser:
         elif re.search(r"\b(upstairs|downstairs|upper floor|ground floor|top floor)\b", t):
             return None  # a storey the building does not have: let the caller explain
 
-        # Room: "in the kitchen", "kitchen windows", or the room itself.
+        # Room: "in the kitchen", "kitchen windows", or the room itself ("this room": the user's).
         room_hit = self._room(t, ctx)
+        m = re.search(r"\b(this|my|the current|our) room\b|\bthe room (i am|we are) in\b", t)
+        if room_hit is None and m:
+            here = ctx.user_room()
+            if here is not None:
+                room_hit = ([here], (m.start(), m.end()))
         room_as_target = False
         if room_hit is not None:
             ids, span = room_hit
@@ -861,9 +945,10 @@ class Parser:
         ref = None
         if re.search(r"\b(it|them|they|those ones|these ones|that one|this one|the same ones?|the ones)\b", t):
             ref = "it"
-        elif re.search(r"\b(this|that|these|those)\b", t) and not self._class_re.search(t):
+        elif re.search(r"\b(this|that|these|those)\b", t) and not self._class_re.search(t) and room_hit is None \
+                and not self._kind_re.search(t):
             ref = "selected" if ctx.selected else "it"
-        elif re.search(r"\b(this|that|these|those)\b", t) and ctx.selected:
+        elif re.search(r"\b(this|that|these|those)\b", t) and ctx.selected and room_hit is None:
             ref = "selected"
         if ref:
             sel["ref"] = ref
@@ -908,6 +993,12 @@ class Parser:
             sel["limit"] = int(m.group(2))
             sel.setdefault("order", "nearest")
 
+        # Materials: "concrete columns", "steel beams", "wooden doors".
+        for word, frag in MATERIAL_WORDS.items():
+            if re.search(rf"\b{word}\b", t):
+                sel.setdefault("where", []).append({"key": "material", "cmp": "contains", "value": frag})
+                t = re.sub(rf"\b{word}\b", " ", t)
+                break
         # Head noun: class word or kind.
         noun_found = False
         km = self._kind_re.search(t)
@@ -922,6 +1013,8 @@ class Parser:
             classes = CLASS_WORDS.get(word) or CLASS_WORDS.get(_sg(word)) or ()
             if word in ("floor", "floors") and re.search(r"\b(floors?) (of|on)\b", t):
                 classes = ("IfcSlab",)
+            elif word == "floors" and not re.search(r"\b(slab|slabs|finish|tiles?)\b", t):
+                classes = ("IfcBuildingStorey",)
             sel["class"] = list(classes)
             noun_found = True
             if word in ("room", "rooms", "space", "spaces") and room_as_target is False and room_hit is None:
@@ -950,6 +1043,18 @@ class Parser:
         if not noun_found and re.search(r"\b(everything|all|anything|something|things?|objects?|elements?|items?|"
                                         r"stuff|what|whatever)\b", t):
             noun_found = True
+        if not noun_found and re.search(r"\b(one|ones)\b", t) and ctx.memory.last_steps:
+            last = ctx.memory.last_steps[-1]
+            prev = last.get("target") or last.get("to") or {}
+            for k in ("class", "kind", "name", "ids", "storey", "room", "where"):
+                if k in prev and k not in sel:
+                    sel[k] = prev[k]
+            noun_found = _has_noun(sel)
+        if room_hit is None and "storey" not in sel:
+            m = re.search(r"\b(in|inside|into) (the |a |my )?(?P<w>[a-z]{3,})( room)?\s*$", t)
+            if m and m.group("w") not in UNKNOWN_ROOM_STOP and not self._class_re.search(m.group("w")) \
+                    and not self._kind_re.search(m.group("w")):
+                sel["room"] = m.group("w")
         if relations:
             sel["relations"] = relations[:4]
         if not noun_found and not sel.get("ref") and not relations and not sel.get("name"):
@@ -988,17 +1093,17 @@ class Parser:
         head = (self._kind_re.search(t) if sel.get("kind") else self._class_re.search(t))
         if head is None:
             return None
-        words = re.findall(r"[a-zü\-]+", t[:head.start()])[-2:]
+        words = [w for w in re.findall(r"[a-zü\-]+", t[:head.start()])[-2:]
+                 if w not in MODIFIER_STOP and w not in COLOURS and w not in ORDINALS]
         classes = set(sel.get("class") or [])
-        for word in reversed(words):
-            if word in MODIFIER_STOP or word in COLOURS or word in ORDINALS:
-                continue
-            frags = self.NAME_FRAGMENTS.get(word, (word,) if len(word) >= 4 else ())
-            for name, ids in self.lex.names.items():
-                if any(f in ascii_fold(name) for f in frags) and any(
-                        not classes or self.building.elements[g].ifc_class.startswith(tuple(classes)) for g in ids):
-                    hits = [n for n in self.lex.names if any(f in ascii_fold(n) for f in frags)]
-                    return frags[0] if len(hits) >= 1 else None
+        candidates = [" ".join(words)] if len(words) == 2 else []
+        candidates += list(reversed(words))
+        for phrase in candidates:
+            frags = self.NAME_FRAGMENTS.get(phrase, (phrase,) if len(phrase) >= 4 else ())
+            for frag in frags:
+                if any(frag in text and (not classes or cls.startswith(tuple(classes)))
+                       for text, cls in self.lex.all_names):
+                    return frag
         return None
 
     def _strip_storey(self, t: str) -> str:
@@ -1021,16 +1126,16 @@ class Parser:
         return None
 
     def _room_selector(self, ids: list[str], ctx: ParseContext, plural: bool = False) -> Selector:
-        names = {self.building.elements[i].label() for i in ids}
         if len(ids) == 1:
             return {"class": ["IfcSpace"], "ids": list(ids)}
         mine = [i for i in ids if self.building.elements[i].storey == ctx.storey_for("mine")]
         if plural:
             return {"class": ["IfcSpace"], "ids": sorted(ids)}
         pool = mine or ids
-        if len(names) == 1 or len(pool) >= 1:
+        labels = {self.building.elements[i].label() for i in pool}
+        if len(labels) == 1:
             return {"class": ["IfcSpace"], "ids": sorted(pool), "order": "nearest", "limit": 1}
-        return {"class": ["IfcSpace"], "ids": sorted(pool)}
+        return {"class": ["IfcSpace"], "ids": sorted(pool), "limit": 1}
 
     def _exclusion(self, text: str, ctx: ParseContext) -> Selector | None:
         t = " " + text + " "
@@ -1091,6 +1196,12 @@ class ParseContext:
         if spec == "lowest":
             return b.storeys[0].id
         return None
+
+    def user_room(self) -> str | None:
+        from pyagent.actions.selectors import Context
+
+        ses = self.session
+        return Context(ses.building, ses.graph, ses.spatial, ses.scene).user_room()
 
     def hidden_any(self, sel: Selector) -> bool:
         """Would ``show`` change anything for this selector? (Else "show me X" means point it out.)"""
@@ -1155,7 +1266,7 @@ def _is_singular(t: str) -> bool:
         return True
     head = nouns[0]
     if head in ("stairs", "steps"):
-        return True
+        return False
     return head in CLASS_WORDS or head in KIND_WORDS or head in ("thing", "object", "element", "item", "one")
 
 
