@@ -152,12 +152,16 @@ def element_value(el: Element, key: str) -> Any:
         return list(el.color) if el.color else None
     if k == "external":
         return el.external
-    for pk, pv in el.properties.items():
-        if pk.lower() == key.lower() or pk.lower().endswith("." + key.lower()):
-            return pv
-    for pk, pv in el.properties.items():
-        if key.lower().replace(" ", "") in pk.lower().replace(" ", ""):
-            return pv
+    names = [key.lower(), k] + (["mass", "weight"] if k == "weight" else [])
+    for name in names:
+        for pk, pv in el.properties.items():
+            if pk.lower() == name or pk.lower().endswith("." + name):
+                return pv
+    for name in names:
+        squeezed = name.replace(" ", "").replace("_", "")
+        for pk, pv in el.properties.items():
+            if squeezed in pk.lower().replace(" ", "").replace("_", ""):
+                return pv
     return None
 
 
@@ -390,9 +394,11 @@ class Resolver:
         band = sp.storey_band(ctx.user_storey())
         if kind in ("above", "below"):
             eye = pose.position
+            over = np.all(sp.bmin[rows, :2] <= eye[:2] + 0.05, axis=1) & np.all(sp.bmax[rows, :2] >= eye[:2] - 0.05,
+                                                                                    axis=1)
             if kind == "above":
-                return rows[sp.bmin[rows, 2] > eye[2]], True
-            return rows[sp.bmax[rows, 2] < band[0] + 0.05], True
+                return rows[over & (sp.bmin[rows, 2] > eye[2])], True
+            return rows[over & (sp.bmax[rows, 2] < band[0] + 0.05)], True
         if kind in ("north", "south", "east", "west"):
             centre = np.mean([sp.centre[sp.index[g]] for g in self.b.elements if not self.b.elements[g].is_spatial]
                              or [pose.position], axis=0)

@@ -131,6 +131,9 @@ class Lexicon:
                     for variant in (fold(phrase), ascii_fold(phrase), re.sub(r"\blevel\b", "floor", fold(phrase))):
                         if variant not in GENERIC_WORDS:
                             lex.storeys[variant] = st.id
+                        else:  # "Roof": only as "roof level" / "roof floor"
+                            lex.storeys[f"{variant} floor"] = st.id
+                            lex.storeys[f"{variant} storey"] = st.id
         # Kinds present in the building.
         texts = [fold(f"{e.name} {e.object_type} {e.type_name}") for e in b.products()]
         for kind, words in KIND_WORDS.items():

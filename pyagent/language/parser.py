@@ -32,7 +32,8 @@ Selector = dict[str, Any]
 Step = dict[str, Any]
 
 FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|so|well|now|quickly|for me|thanks|thank you|"
-           r"real quick|if you (can|could|would)|would you mind|do you mind|go ahead and|i want you to|"
+           r"real quick|oops|whoops|oh no|sorry|quick question|question|i wonder|i'?d like to know|i want to know|"
+           r"i would like to know|do you know|tell me|find out|if you (can|could|would)|would you mind|do you mind|go ahead and|i want you to|"
            r"i'?d like (you )?to|i would like (you )?to|i want to|i need (you )?to|let'?s|can you|could you|"
            r"would you|will you|you know|basically|actually|maybe|just quickly|alright)\b")
 CONTRACTIONS = {"what's": "what is", "where's": "where is", "how's": "how is", "that's": "that is",
@@ -54,7 +55,7 @@ MODIFIER_STOP = {
     "widest", "longest", "visible", "hidden", "outer", "inner", "interior", "exterior", "external", "internal",
     "outside", "inside", "left", "right", "north", "south", "east", "west", "upper", "lower", "last", "next", "both",
     "many", "much", "total", "whole", "entire", "single", "double", "big", "small", "large", "little", "new", "old"}
-UNKNOWN_ROOM_STOP = {"total", "view", "sight", "here", "there", "front", "general", "all", "it", "them", "this",
+UNKNOWN_ROOM_STOP = {"structure", "project", "site", "world", "scene", "file", "total", "view", "sight", "here", "there", "front", "general", "all", "it", "them", "this",
                      "that", "one", "order", "line", "place", "house", "building", "model", "the", "my", "our",
                      "use", "between", "half", "red", "blue", "green", "white", "black", "grey", "gray"}
 MATERIAL_WORDS = {"concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood",
@@ -109,7 +110,8 @@ def normalise(text: str) -> str:
                r"eight|nine)\b", lambda m: str(int(NUMBER_WORDS[m.group(1)] + NUMBER_WORDS[m.group(2)])), t)
     t = re.sub(r"\b(one|two|three|four|five|six|seven|eight|nine) hundred\b",
                lambda m: str(int(NUMBER_WORDS[m.group(1)] * 100)), t)
-    t = re.sub(r"\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+    t = re.sub(r"\bone (?=(meter|meters|m|cm|centimeters?|mm|foot|feet|ft|degree|degrees|inch|inches)\b)", "1 ", t)
+    t = re.sub(r"\b(zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
                r"fifty|sixty|seventy|eighty|ninety|hundred)\b", lambda m: _fmt(NUMBER_WORDS[m.group(1)]), t)
     t = re.sub(r"\ban? (meter|m|foot|centimeter|cm|degree)\b", r"1 \1", t)
     t = re.sub(FILLERS, " ", t)
@@ -144,6 +146,8 @@ class Parser:
         low_confidence = False
         for clause in clauses:
             got = self._clause(clause, ctx, steps)
+            if got is None and len(clauses) > 1 and _is_filler_clause(clause):
+                continue
             if got is None:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
@@ -162,7 +166,8 @@ class Parser:
         if not c:
             return [], True
         for handler in (self._history, self._save_note, self._where, self._turn, self._look_at, self._teleport,
-                        self._route, self._count, self._exists, self._distance, self._get, self._describe,
+                        self._route, self._count, self._exists, self._distance, self._what_noun, self._get,
+                        self._describe,
                         self._list_query, self._change):
             got = handler(c, ctx)
             if got is not None:
@@ -188,6 +193,8 @@ class Parser:
             return [{"op": "redo", "count": count}] if count > 1 else [{"op": "redo"}]
         if re.match(r"^(reset|restore|revert)( (everything|all|the (whole )?(model|scene|building)|all changes))?"
                     r"( to (the )?(original|default|start))?$", c) or re.match(
+                        r"^(put|set|bring) (everything|it all|all) back( the way it was| to (how|the way) it was|"
+                        r" to normal| as it was)?$", c) or re.match(
                         r"^(start over|start again|back to (the )?original|clear (all|every) (changes|edits))$", c):
             return [{"op": "reset"}]
         return None
@@ -294,6 +301,9 @@ class Parser:
         np_text = m.group("np")
         np_text = re.sub(r"\b(are there|are|is there|there are|do (we|i|you) have|does it have|have we got|"
                          r"exist|in total|altogether|overall|can (i|you) see|do (i|you) see)\b", " ", np_text)
+        np_text = re.sub(r"\b(does|do|has) (it|the (building|house|model|structure|project|site)|this (building|house|"
+                         r"model|structure))( got)? (have|contain|hold)?\b", " ", np_text)
+        np_text = re.sub(r"\b(has it got|does it have|has it|have we)\b", " ", np_text)
         np_text = re.sub(r"\b(does|do) (?P<owner>.+?) (have|contain|hold)\b", r" in \g<owner>", np_text)
         np_text = re.sub(r"\s+", " ", np_text).strip()
         if re.search(r"\b(i|you) (can )?see\b|\bvisible\b", c):
@@ -465,7 +475,7 @@ class Parser:
             return None
         return [{"op": "describe", "target": _singular(sel, np_text)}]
 
-    def _list_query(self, c: str, ctx: ParseContext) -> list[Step] | None:
+    def _what_noun(self, c: str, ctx: ParseContext) -> list[Step] | None:
         m = re.match(r"^(what|which) (?P<noun>[a-zü\- ]+?) (is|are|was|were|has|have|stands?|sits?|lies|lie)"
                      r" (?P<rest>.+)$", c)
         if m and (self._class_re.search(m.group("noun")) or self._kind_re.search(m.group("noun"))):
@@ -475,6 +485,9 @@ class Parser:
                 if not _is_singular(m.group("noun")):
                     sel.pop("limit", None)
                 return [{"op": "list", "target": sel}]
+        return None
+
+    def _list_query(self, c: str, ctx: ParseContext) -> list[Step] | None:
         m = re.match(r"^(which|what|list|name|tell me|show me a list of|give me a list of|give me|"
                      r"find( me)?|locate|search for|what are|what is)( all)?( the| of the)? ?(?P<np>.*)$", c)
         if not m:
@@ -503,7 +516,8 @@ class Parser:
     # ---- changes --------------------------------------------------------------------------
     def _change(self, c: str, ctx: ParseContext) -> list[Step] | None:
         m = re.match(r"^(show( me)? only|only show|isolate|just show|show just|focus on|hide everything (but|except)"
-                     r"|hide all but)\s+(?P<np>.+)$", c)
+                     r"|hide all but|i (only|just) want to see|(only|just) let me see|let me see only|i want to see only)"
+                     r"\s+(?P<np>.+)$", c)
         if m:
             sel = self.selector(m.group("np"), ctx)
             return [{"op": "isolate", "target": sel}] if sel is not None else None
@@ -691,6 +705,8 @@ class Parser:
                   "floor lamp": "lamp", "light": "lamp", "plant": "plant", "pot plant": "plant", "shelf": "shelf",
                   "bookshelf": "shelf", "bookcase": "shelf", "shelves": "shelf", "tv": "tv", "television": "tv"}
         names = "|".join(sorted(assets, key=len, reverse=True))
+        c = re.sub(r"^(i'?d like|i would like|i want|i need|give me|can i have|could i get|get me)"
+                   r"(?= (an?|one|some|another|the) )", "add", c)
         m = re.match(rf"^(add|put|place|insert|drop|set|position|stick|bring in|create|spawn)( me)?"
                      rf"( an?| one| some| another| the| new| a new)?( new)? (?P<asset>{names})(?P<rest>.*)$", c)
         if not m:
@@ -744,6 +760,14 @@ class Parser:
             if key is None:
                 return None
             base = dict(s[key])
+            if sel.get("class") == ["IfcSpace"] and sel.get("ids") and base.get("class") not in (["IfcSpace"], None):
+                room_sel = {k: v for k, v in sel.items() if k in ("class", "ids", "order", "limit")}
+                base.pop("room", None)
+                rels = [r for r in base.get("relations", []) if r["rel"] != "in"]
+                base["relations"] = rels + [{"rel": "in", "of": room_sel}]
+                s2[key] = base
+                steps.append(s2)
+                continue
             if _has_noun(sel):
                 for k in ("class", "kind", "name", "ids", "ref"):
                     base.pop(k, None)
@@ -767,6 +791,12 @@ class Parser:
         for phrase in self._storey_names:
             if re.search(rf"\b{re.escape(phrase)}\b", t):
                 return self.lex.storeys[phrase]
+        m = re.search(r"\b(third|fourth|fifth|sixth|3rd|4th|5th|6th) (floor|level)\b", t)
+        if m:
+            n = ORDINALS[m.group(1)]
+            ground = self.building.storey(self.building.ground_storey)
+            above = [st for st in self.building.storeys if ground and st.index == ground.index + n]
+            return above[0].id if above else f"missing:{m.group(0)}"
         m = re.search(r"\b(floor|level) (\d+)\b|\b(\d+)(st|nd|rd|th)? (floor|level)\b", t)
         if m:
             n = int(m.group(2) or m.group(3))
@@ -808,6 +838,10 @@ class Parser:
                 relations.append({"rel": "between", "of": _singular(sa, m.group("a"), force=True),
                                   "and": _singular(sb, m.group("b"), force=True)})
                 t = t[:m.start()] + " " + t[m.end():]
+        # "closest to me": an ordering, not a distance limit.
+        m = re.search(r"\b(closest|nearest) to (me|you|us|here|where i am)\b", t)
+        if m:
+            t = t[:m.start()] + " nearest " + t[m.end():]
         m = re.search(r"\b(within|less than|closer than|no more than|at most)\s+(?P<n>\d+(\.\d+)?)\s*(?P<u>[a-z]+)"
                       r"\s+(of|from)\s+(?P<np>(the |a |an |this |that )?[\w\- ü]+?)" + NOUN_STOP, t)
         if m and m.group("u") in UNITS and not re.fullmatch(USER_WORDS, m.group("np").strip()):
@@ -849,10 +883,6 @@ class Parser:
             relations.append(r)
             t = t[:m.start()] + " " + t[m.end():]
 
-        # "closest to me": an ordering, not a distance limit.
-        m = re.search(r"\b(closest|nearest) to (me|you|us|here|where i am)\b", t)
-        if m:
-            t = t[:m.start()] + " nearest " + t[m.end():]
         # Relations to the user.
         user_patterns = [
             (r"\b(in front of (me|you|us)|ahead( of (me|you|us))?|in front|before me|straight ahead|facing me|"
@@ -916,6 +946,8 @@ class Parser:
             st = self.building.storey(spec)
             if st is not None:
                 sel["storey"] = st.name
+            elif spec.startswith("missing:"):
+                sel["storey"] = spec.removeprefix("missing:")
             t = self._strip_storey(t)
         elif re.search(r"\b(upstairs|downstairs|upper floor|ground floor|top floor)\b", t):
             return None  # a storey the building does not have: let the caller explain
@@ -1111,6 +1143,7 @@ class Parser:
         for phrase in self._storey_names + sorted(STOREY_WORDS, key=len, reverse=True):
             t = re.sub(rf"\b(on|at|of|in|from)?\s*(the )?{re.escape(phrase)}\b", " ", t)
         t = re.sub(r"\b(on|at|of|in) (the )?(floor|level) \d+\b|\b\d+(st|nd|rd|th)? (floor|level)\b", " ", t)
+        t = re.sub(r"\b(on|at|of|in)? ?(the )?(third|fourth|fifth|sixth|3rd|4th|5th|6th) (floor|level)\b", " ", t)
         t = re.sub(r"\b(up there|upper|top)\b", " ", t)
         return t
 
@@ -1131,6 +1164,9 @@ class Parser:
         mine = [i for i in ids if self.building.elements[i].storey == ctx.storey_for("mine")]
         if plural:
             return {"class": ["IfcSpace"], "ids": sorted(ids)}
+        here = ctx.user_room()
+        if here in ids and not plural:
+            return {"class": ["IfcSpace"], "ids": [here]}
         pool = mine or ids
         labels = {self.building.elements[i].label() for i in pool}
         if len(labels) == 1:
@@ -1226,6 +1262,11 @@ class ParseContext:
             if el is not None and el.color:
                 return list(el.color)
         return None
+
+
+def _is_filler_clause(c: str) -> bool:
+    words = c.split()
+    return len(words) <= 3 and not any(w in VERBS_AFTER_AND or w in CLASS_WORDS for w in words)
 
 
 def split_clauses(t: str) -> list[str]:
