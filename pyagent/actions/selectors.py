@@ -133,7 +133,8 @@ def _matches_name(el: Element, name: str) -> bool:
 def element_value(el: Element, key: str) -> Any:
     """A property, quantity or dimension of an element by an everyday key; None when it has none."""
     k = key.strip().lower().replace(" ", "_")
-    aliases = {"heavy": "weight", "mass": "weight", "tall": "height", "high": "height", "wide": "width", "deep": "depth", "thick": "depth",
+    aliases = {"heavy": "weight", "mass": "weight",
+               "tall": "height", "high": "height", "wide": "width", "deep": "depth", "thick": "depth",
                "thickness": "depth", "long": "width", "length": "width", "size": "area", "floor_area": "area"}
     k = aliases.get(k, k)
     if k in ("height", "width", "depth"):

@@ -67,7 +67,8 @@ STOREY_WORDS = {
     "first floor": "upper", "top floor": "top", "top storey": "top", "attic floor": "upper", "second floor": "upper2",
     "floor above": "above", "storey above": "above", "level above": "above", "floor below": "below",
     "storey below": "below", "level below": "below", "this floor": "mine", "my floor": "mine",
-    "same floor": "mine", "current floor": "mine", "up here": "mine", "down here": "mine", "this level": "mine", "this storey": "mine",
+    "same floor": "mine", "current floor": "mine", "up here": "mine", "down here": "mine",
+    "this level": "mine", "this storey": "mine",
     "basement": "lowest", "foundation level": "lowest", "lowest floor": "lowest", "bottom floor": "lowest",
     "roof level": "top",
 }

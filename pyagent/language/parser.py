@@ -33,7 +33,8 @@ Step = dict[str, Any]
 
 FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|so|well|now|quickly|for me|thanks|thank you|"
            r"real quick|oops|whoops|oh no|sorry|quick question|question|i wonder|i'?d like to know|i want to know|"
-           r"i would like to know|do you know|tell me|find out|if you (can|could|would)|would you mind|do you mind|go ahead and|i want you to|"
+           r"i would like to know|do you know|tell me|find out|if you (can|could|would)|"
+           r"would you mind|do you mind|go ahead and|i want you to|"
            r"i'?d like (you )?to|i would like (you )?to|i want to|i need (you )?to|let'?s|can you|could you|"
            r"would you|will you|you know|basically|actually|maybe|just quickly|alright)\b")
 CONTRACTIONS = {"what's": "what is", "where's": "where is", "how's": "how is", "that's": "that is",
@@ -55,7 +56,8 @@ MODIFIER_STOP = {
     "widest", "longest", "visible", "hidden", "outer", "inner", "interior", "exterior", "external", "internal",
     "outside", "inside", "left", "right", "north", "south", "east", "west", "upper", "lower", "last", "next", "both",
     "many", "much", "total", "whole", "entire", "single", "double", "big", "small", "large", "little", "new", "old"}
-UNKNOWN_ROOM_STOP = {"structure", "project", "site", "world", "scene", "file", "total", "view", "sight", "here", "there", "front", "general", "all", "it", "them", "this",
+UNKNOWN_ROOM_STOP = {"structure", "project", "site", "world", "scene", "file", "total", "view", "sight",
+                     "here", "there", "front", "general", "all", "it", "them", "this",
                      "that", "one", "order", "line", "place", "house", "building", "model", "the", "my", "our",
                      "use", "between", "half", "red", "blue", "green", "white", "black", "grey", "gray"}
 MATERIAL_WORDS = {"concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood",
@@ -315,7 +317,8 @@ class Parser:
         return [{"op": "count", "target": sel}]
 
     def _exists(self, c: str, ctx: ParseContext) -> list[Step] | None:
-        m = re.match(r"^(is|are) (?!there\b)(?P<np>.+ (next to|beside|near|above|below|under|behind|in front of|left of|"
+        m = re.match(r"^(is|are) (?!there\b)(?P<np>.+ (next to|beside|near|above|below|under|behind|"
+                     r"in front of|left of|"
                      r"right of|adjacent to|close to|between|on top of|within) .+)$", c)
         if m:
             sel = self.selector(m.group("np"), ctx)
@@ -516,7 +519,8 @@ class Parser:
     # ---- changes --------------------------------------------------------------------------
     def _change(self, c: str, ctx: ParseContext) -> list[Step] | None:
         m = re.match(r"^(show( me)? only|only show|isolate|just show|show just|focus on|hide everything (but|except)"
-                     r"|hide all but|i (only|just) want to see|(only|just) let me see|let me see only|i want to see only)"
+                     r"|hide all but|i (only|just) want to see|(only|just) let me see|let me see only|"
+                     r"i want to see only)"
                      r"\s+(?P<np>.+)$", c)
         if m:
             sel = self.selector(m.group("np"), ctx)
