@@ -165,8 +165,9 @@ def _plan_axes(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[
 
 
 def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str, int],
-           finder: RoomFinder) -> list[str]:
-    """Rooms found just beyond both faces of a door, window or wall; OUTSIDE where there is none."""
+           finder: RoomFinder) -> tuple[list[str], float | None]:
+    """Rooms found just beyond both faces of a door, window or wall (OUTSIDE where there is none), and
+    the outward direction in plan when exactly one face is outside."""
     across = _plan_axes(el, axes, meshes, mesh_index)
     along = np.array([-across[1], across[0], 0.0])
     v = meshes.element(mesh_index[el.id])[0].astype(float)
@@ -177,6 +178,7 @@ def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str,
     is_wall = el.ifc_class.startswith(("IfcWall", "IfcCurtainWall"))
     fractions = (-0.4, -0.2, 0.0, 0.2, 0.4) if is_wall else (0.0,)
     found: list[str] = []
+    outward: list[float] = []
     for sign in (1.0, -1.0):
         hit_side = False
         for f in fractions:
@@ -187,9 +189,15 @@ def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str,
                 hit_side = True
                 if room not in found:
                     found.append(room)
-        if not hit_side and OUTSIDE not in found:
-            found.append(OUTSIDE)
-    return found
+        if not hit_side:
+            outward.append(sign)
+            if OUTSIDE not in found:
+                found.append(OUTSIDE)
+    facing = None
+    if len(outward) == 1:
+        d = across * outward[0]
+        facing = float(np.degrees(np.arctan2(d[1], d[0])) % 360.0)
+    return found, facing
 
 
 def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_hash: str,
@@ -248,11 +256,12 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         ext = el.properties.get("IsExternal")
         el.external = bool(ext) if isinstance(ext, bool) else None
         # Quantities from quantity sets and vendor property sets win over geometry.
+        power = {"area": 2, "volume": 3, "length": 1, "perimeter": 1}
         for key, names in QUANTITY_KEYS.items():
             for name in names:
                 value = el.properties.get(name)
                 if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-                    el.quantities[key] = float(value)
+                    el.quantities[key] = float(value) * scale ** power[key]  # property sets are in file units
                     break
         for attr, key in (("OverallHeight", "height"), ("OverallWidth", "width")):
             value = getattr(product, attr, None)
@@ -316,7 +325,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     if finder.rooms:
         for el in elements.values():
             if el.has_geometry and el.ifc_class.startswith(("IfcDoor", "IfcWindow", "IfcWall", "IfcCurtainWall")):
-                el.sides = _sides(el, axes_by_id.get(el.id, np.eye(4)), meshes, mesh_index, finder)
+                el.sides, el.facing_deg = _sides(el, axes_by_id.get(el.id, np.eye(4)), meshes, mesh_index, finder)
 
     if not storeys:
         warnings.append("the file has no storeys: floor-based questions cannot be answered")

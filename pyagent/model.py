@@ -40,6 +40,7 @@ class Element:
     external: bool | None = None
     host: str | None = None  # the wall (or slab/roof) whose opening this door or window fills
     sides: list[str] = field(default_factory=list)  # rooms on either side (doors, windows, walls); "outside"
+    facing_deg: float | None = None  # outward direction in plan of an external door, window or wall (CCW from +X)
 
     @property
     def centre(self) -> np.ndarray:

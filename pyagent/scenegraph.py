@@ -77,7 +77,18 @@ class SceneGraph:
         length = float(nx.path_weight(g, path, weight="weight"))
         length += float(np.linalg.norm(np.asarray(goal_point) - nav.nodes[goal]["pos"])) if kinds_ok(nav, goal) else 0.0
         kinds = nx.get_node_attributes(nav, "kind")
-        rooms = [start_room] + [n for n in path[1:] if kinds.get(n) in ("room", "outside")]
+        rooms = [start_room]
+        for n in path[1:]:
+            if kinds.get(n) in ("room", "outside"):
+                if n not in rooms:
+                    rooms.append(n)
+            elif kinds.get(n) in ("door", "passage", "stair"):
+                for r in nav.neighbors(n):
+                    if kinds.get(r) in ("room", "outside") and r not in rooms and (r == goal or any(
+                            r in nav[m] for m in path[path.index(n) + 1:path.index(n) + 2] if m in nav)):
+                        rooms.append(r)
+        if rooms[-1] != goal:
+            rooms.append(goal)
         doors = [n for n in path[1:] if kinds.get(n) in ("door", "stair", "passage")]
         return Route(rooms, doors, length, [p.tolist() for p in points])
 
@@ -138,6 +149,15 @@ def build_scene_graph(building: Building, meshes: MeshSet) -> SceneGraph:
         nav.add_node(pid, kind="passage", pos=point)
         for room in (a, b):
             nav.add_edge(pid, room, weight=float(np.linalg.norm(point - nav.nodes[room]["pos"])))
+
+    # Within a room people walk straight from one doorway to the next, not via the room's centre.
+    for room in [n for n, d in nav.nodes(data=True) if d["kind"] == "room"]:
+        portals = [n for n in nav.neighbors(room) if nav.nodes[n]["kind"] in ("door", "passage")]
+        for i, a in enumerate(portals):
+            for b in portals[i + 1:]:
+                w = float(np.linalg.norm(nav.nodes[a]["pos"][:2] - nav.nodes[b]["pos"][:2]))
+                if not nav.has_edge(a, b) or nav[a][b]["weight"] > w:
+                    nav.add_edge(a, b, weight=w)
 
     # Stairs connect the storey they stand on with the storey their top reaches.
     storeys = building.storeys

@@ -50,6 +50,7 @@ class SpatialIndex:
     tri_e2: np.ndarray
     tri_owner: np.ndarray
     tri_start: np.ndarray  # (N+1,) offsets of each element's triangles (0 length for non-occluders)
+    facing: np.ndarray  # (N,) outward plan direction in degrees, NaN where none
 
     @classmethod
     def build(cls, building: Building, meshes: MeshSet) -> SpatialIndex:
@@ -71,8 +72,9 @@ class SpatialIndex:
             starts[i + 1] = starts[i] + n
         tris = np.concatenate(tris_l).astype(np.float64) if tris_l else np.zeros((0, 3, 3))
         owner = np.repeat(np.arange(len(ids)), np.diff(starts))
+        facing = np.array([np.nan if e.facing_deg is None else e.facing_deg for e in els], float)
         return cls(building, ids, index, bmin, bmax, (bmin + bmax) / 2.0, occluder,
-                   tris[:, 0], tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0], owner, starts)
+                   tris[:, 0], tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0], owner, starts, facing)
 
     # ---- where the user is -----------------------------------------------------------------
     def storey_of_point(self, z: float) -> Storey | None:
@@ -125,12 +127,16 @@ class SpatialIndex:
             return (b < -SECTOR_HALF_WIDTH) & (b > -(180.0 - SECTOR_HALF_WIDTH))
         raise ValueError(f"not a sector: {rel}")
 
-    def compass_mask(self, origin: np.ndarray, rows: np.ndarray, rel: str) -> np.ndarray:
-        """Elements lying towards a compass direction (true north from the file) from ``origin``."""
+    def compass_mask(self, origin: np.ndarray, rows: np.ndarray, rel: str, use_facing: bool = True) -> np.ndarray:
+        """Elements towards a compass direction (true north from the file): external doors, windows and
+        walls by the way they face; everything else by where it lies seen from ``origin``."""
         north = self.building.true_north_deg
         heading = {"north": north, "west": north + 90, "south": north + 180, "east": north - 90}[rel]
         d = self.centre[rows, :2] - origin[:2]
         ang = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
+        if use_facing:
+            facing = np.array([self.facing[r] for r in rows], float)
+            ang = np.where(np.isnan(facing), ang, facing)
         return np.abs(wrap_deg(ang - heading)) <= 45.0
 
     # ---- between elements ------------------------------------------------------------------

@@ -149,6 +149,10 @@ class Executor:
             sel = {"class": ["IfcSpace"], "name": sel["room"]} if sel["room"] not in ("mine", "here") else sel
             if "name" in sel:
                 rooms = resolve_room(self.building, ctx, sel["name"])
+                if len(rooms) > 1:
+                    resolver = Resolver(ctx)
+                    rows = np.array([self.spatial.index[r] for r in rooms], int)
+                    raise SelectionError(resolver._which_one({"class": ["IfcSpace"]}, rows))
                 return rooms[:1]
         return self._targets(ctx, sel, need_one=True)
 
@@ -166,6 +170,21 @@ class Executor:
             return el.label()
         prop = next((p for p in self.state.props if p["id"] == gid), None)
         return f"the new {prop['asset']}" if prop else gid
+
+    def _value(self, gid: str, prop: str) -> Any:
+        from pyagent.actions.selectors import element_value
+
+        el = self.building.elements[gid]
+        key = prop.strip().lower()
+        if key in ("storey", "floor", "level"):
+            st = self.building.storey(el.storey)
+            return st.name if st else None
+        if key in ("room", "space"):
+            if el.room:
+                return self._label(el.room)
+            rooms = [self._label(r) for r in el.sides if r in self.building.elements]
+            return ", ".join(rooms) if rooms else None
+        return element_value(el, prop)
 
     def _centre(self, ctx: Context, gid: str) -> np.ndarray:
         if gid in self.spatial.index:
@@ -204,13 +223,12 @@ class Executor:
         return bool(ids), (f"Yes, there is a {noun}." if ids else f"No, there is no {noun}."), ids
 
     def _op_get(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
-        from pyagent.actions.selectors import element_value
 
         ids = [g for g in self._targets(ctx, step["target"]) if g in self.building.elements]
         if not ids:
             raise StepError("the props you placed have no IFC properties yet; save to make them real elements")
         prop = step["property"]
-        values = [element_value(self.building.elements[g], prop) for g in ids]
+        values = [self._value(g, prop) for g in ids]
         known = [(g, v) for g, v in zip(ids, values, strict=True) if v is not None]
         if not known:
             raise StepError(f"{self._label(ids[0])} has no {prop}" if len(ids) == 1
@@ -258,17 +276,29 @@ class Executor:
         return round(d, 4), f"{self._label(to[0])} is {_fmt_m(d)} from you.", [to[0]]
 
     def _room_point(self, gid: str) -> np.ndarray:
+        """A free floor point in a room: its centre if that is inside and clear, else the nearest clear
+        point of its footprint (L-shaped rooms, galleries round a stair void)."""
         el = self.building.elements[gid]
-        p = el.centre.copy()
-        p[2] = float(el.bbox_min[2]) + 0.05
-        if self.graph.room_at(p) != gid:
-            # L-shaped rooms: walk from the centre to a point that is inside.
-            for r in self.graph.finder.rooms:
-                if r.id == gid:
-                    cents = r.tris.mean(axis=1)
-                    best = cents[np.argmin(np.linalg.norm(cents - p[:2], axis=1))]
-                    p[:2] = best
-        return p
+        floor = float(el.bbox_min[2])
+        centre = el.centre.copy()
+        candidates = [centre[:2]]
+        for r in self.graph.finder.rooms:
+            if r.id == gid:
+                cents = r.tris.mean(axis=1)
+                candidates += list(cents[np.argsort(np.linalg.norm(cents - centre[:2], axis=1))])
+        fallback = None
+        for xy in candidates:
+            p = np.array([xy[0], xy[1], floor + 0.05])
+            if self.graph.finder.room_at(p, min_floor=floor - 0.3) != gid:
+                continue
+            fallback = fallback if fallback is not None else p
+            if not self._collides(p, 0.8, 0.8, blockers=("IfcWall", "IfcColumn", "IfcStair", "IfcRailing",
+                                                        "IfcFurnishing", "IfcFurniture", "IfcMember")):
+                return p
+        if fallback is not None:
+            return fallback
+        centre[2] = floor + 0.05
+        return centre
 
     def _op_route(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         to = self._place_targets(ctx, step["to"])
@@ -433,10 +463,14 @@ class Executor:
         return None, self._changed("Deleted", ids, step["target"]) + " Say 'undo' to bring it back.", ids
 
     def _floor_z(self, point: np.ndarray) -> float | None:
+        """The floor under a point: its room's floor; in a file without rooms, the storey's level."""
         room = self.graph.room_at(point)
-        if room is None:
-            return None
-        return float(self.building.elements[room].bbox_min[2])
+        if room is not None:
+            return float(self.building.elements[room].bbox_min[2])
+        if not self.graph.finder.rooms and self.building.storeys:
+            storey = self.spatial.storey_of_point(float(point[2]) + EYE_HEIGHT - 0.5)
+            return storey.elevation if storey else None
+        return None
 
     def _op_add_prop(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         asset = step["asset"]
@@ -516,7 +550,9 @@ class Executor:
                 return p, float(yaw if yaw is not None else face - 90.0)
         raise StepError(f"there is no free floor next to {label} for it")
 
-    def _collides(self, p: np.ndarray, width: float, depth: float) -> bool:
+    def _collides(self, p: np.ndarray, width: float, depth: float,
+                  blockers: tuple[str, ...] = ("IfcWall", "IfcColumn", "IfcFurnishing", "IfcFurniture",
+                                               "IfcStair")) -> bool:
         """Would a prop of this footprint at p overlap a wall or a piece of furniture?"""
         sp = self.spatial
         half = 0.35 * min(width, depth)  # the prop's core; its edges may touch the wall it stands against
@@ -525,7 +561,7 @@ class Executor:
         hit = np.all(sp.bmax > lo, axis=1) & np.all(sp.bmin < hi, axis=1)
         for r in np.nonzero(hit)[0]:
             cls = self.building.elements[sp.ids[r]].ifc_class
-            if cls.startswith(("IfcWall", "IfcColumn", "IfcFurnishing", "IfcFurniture", "IfcStair")):
+            if cls.startswith(blockers):
                 return True
         return False
 

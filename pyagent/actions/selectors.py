@@ -111,11 +111,18 @@ def resolve_room(b: Building, ctx: Context, spec: str) -> list[str]:
         names = ", ".join(sorted({sp.label() for sp in spaces})) or "none"
         raise SelectionError(f"there is no room called '{spec}' (rooms: {names})")
     if len(exact) > 1:
-        # Same name in several places (duplex units): prefer the ones on the user's storey.
+        # Same name in several places (duplex units): the user's own room, else the nearest on the
+        # user's storey; different names ("Bedroom 1", "Bedroom 2") stay several.
+        here = ctx.user_room()
+        if here in exact:
+            return [here]
         mine = ctx.user_storey()
-        local = [r for r in exact if mine and b.elements[r].storey == mine.id]
-        if local:
-            return local
+        local = [r for r in exact if mine and b.elements[r].storey == mine.id] or exact
+        labels = {b.elements[r].label() for r in local}
+        if len(labels) == 1:
+            eye = ctx.pose.position
+            return [min(local, key=lambda r: float(np.linalg.norm(b.elements[r].centre[:2] - eye[:2])))]
+        return local
     return exact
 
 
@@ -375,7 +382,7 @@ class Resolver:
                 return rows[overlap & vert], False
             if kind in ("north", "south", "east", "west"):
                 origin = sp.centre[anchors].mean(axis=0)
-                return rows[sp.compass_mask(origin, rows, kind)], False
+                return rows[sp.compass_mask(origin, rows, kind, use_facing=False)], False
             if kind == "in":
                 inside = set()
                 for a in anchors:
@@ -505,7 +512,7 @@ class Resolver:
                                                         "visible": "in view", "in": "in your room",
                                                         "on_floor": "on this floor"}.get(rels[0], ""))
         elif sel.get("room"):
-            where = f" in {sel['room']}"
+            where = " in your room" if sel["room"] in ("mine", "here") else f" in {sel['room']}"
         elif sel.get("storey"):
             where = f" on {sel['storey']}"
         base = {k: v for k, v in sel.items() if k in ("class", "kind", "name")}
