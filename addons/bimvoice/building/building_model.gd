@@ -1,0 +1,208 @@
+class_name BuildingModel
+extends Node3D
+## The building as the agent sent it: a glb loaded at runtime (from a file or from the bytes of
+## the link's `model` message) with every element node indexed by its IFC GlobalId.
+##
+## The glb is Y up already (the agent converts). Godot keeps `$` and `_` in node names, but the
+## index does not rely on the node names: it maps each glTF node's original name (the GlobalId)
+## to the node that the importer generated for it, through the [GLTFState].
+
+## Emitted after a building was loaded and indexed.
+signal loaded(element_count: int)
+## Emitted when a glb could not be loaded; nothing changed.
+signal load_failed(message: String)
+
+## Name of the child that holds the generated glb scene.
+const SCENE_NODE_NAME: String = "Scene"
+
+## GlobalId -> [BuildingElement], every element node of the loaded glb.
+var elements: Dictionary = {}
+## Every element, sorted by GlobalId (the position is the element's index).
+var element_list: Array[BuildingElement] = []
+## GlobalId -> index in [member element_list].
+var index: Dictionary = {}
+## Where the building came from (a path, or a label for bytes).
+var source: String = ""
+## Nodes whose name the importer changed (their GlobalId is still the index key).
+var renamed_count: int = 0
+## Seconds the last load took (parse + generate + index).
+var load_seconds: float = 0.0
+
+var _gid_regex: RegEx = RegEx.create_from_string(SchemaConstants.GID_PATTERN)
+var _scene: Node3D = null
+
+
+## Loads a .glb file (res://, user:// or an absolute path). Returns OK or the failure, in which
+## case the previously loaded building stays.
+func load_file(path: String) -> Error:
+	var started: int = Time.get_ticks_usec()
+	var reader: GlbReader = GlbReader.new()
+	return _finish(reader, reader.read_file(path), path, started)
+
+
+## Loads a building from the bytes of a .glb (the link's `model` message).
+func load_bytes(bytes: PackedByteArray, label: String = "agent model") -> Error:
+	var started: int = Time.get_ticks_usec()
+	var reader: GlbReader = GlbReader.new()
+	return _finish(reader, reader.read_bytes(bytes, label), label, started)
+
+
+## Removes the loaded building.
+func clear() -> void:
+	elements.clear()
+	element_list.clear()
+	index.clear()
+	renamed_count = 0
+	source = ""
+	if _scene != null:
+		remove_child(_scene)
+		_scene.queue_free()
+		_scene = null
+
+
+## Whether a building is loaded.
+func is_loaded() -> bool:
+	return _scene != null
+
+
+## The root of the generated glb scene (null when nothing is loaded).
+func scene_root() -> Node3D:
+	return _scene
+
+
+## GlobalIds of every element, sorted.
+func element_ids() -> PackedStringArray:
+	var ids: PackedStringArray = PackedStringArray(elements.keys())
+	ids.sort()
+	return ids
+
+
+## The element with this GlobalId, or null.
+func get_element(gid: String) -> BuildingElement:
+	return elements.get(gid, null)
+
+
+## Whether a string is an IFC GlobalId (22 characters of 0-9A-Za-z_$).
+func is_global_id(text: String) -> bool:
+	return _gid_regex.search(text) != null
+
+
+## World-frame box around every element (empty when nothing is loaded).
+func world_aabb() -> AABB:
+	var box: AABB = AABB()
+	var first: bool = true
+	for element: BuildingElement in elements.values():
+		if first:
+			box = element.base_aabb
+			first = false
+		else:
+			box = box.merge(element.base_aabb)
+	return box
+
+
+func _fail(err: Error, message: String) -> Error:
+	push_warning("BuildingModel: " + message)
+	load_failed.emit(message)
+	return err
+
+
+func _finish(reader: GlbReader, root: Node3D, label: String, started: int) -> Error:
+	if root == null:
+		return _fail(ERR_CANT_OPEN, reader.error)
+	clear()
+	_scene = root
+	_scene.name = SCENE_NODE_NAME
+	add_child(_scene)
+	source = label
+	_index(reader.state)
+	load_seconds = float(Time.get_ticks_usec() - started) / 1e6
+	loaded.emit(elements.size())
+	return OK
+
+
+func _index(state: GLTFState) -> void:
+	# Generated nodes by their (legalised, unique) names; the GLTFNode's resource_name holds that
+	# name and original_name the name written in the file.
+	var by_name: Dictionary = {}
+	_collect_by_name(_scene, by_name)
+	var gltf_nodes: Array[GLTFNode] = state.get_nodes()
+	var json_nodes: Array = state.json.get("nodes", [])
+	for i: int in gltf_nodes.size():
+		var gltf_node: GLTFNode = gltf_nodes[i]
+		var original: String = gltf_node.original_name
+		if original.is_empty():
+			original = gltf_node.resource_name
+		if not is_global_id(original):
+			continue
+		var node: Node3D = by_name.get(gltf_node.resource_name, null)
+		if node == null:
+			node = by_name.get(original, null)
+		if node == null:
+			push_warning("BuildingModel: glTF node %s has no scene node" % original)
+			continue
+		if String(node.name) != original:
+			renamed_count += 1
+		var element: BuildingElement = BuildingElement.new()
+		element.id = original
+		element.node = node
+		if i < json_nodes.size() and json_nodes[i] is Dictionary:
+			var extras: Variant = (json_nodes[i] as Dictionary).get("extras", {})
+			if extras is Dictionary:
+				element.extras = extras
+		node.set_meta(&"gid", original)
+		elements[original] = element
+	for gid: String in element_ids():
+		var element: BuildingElement = elements[gid]
+		index[gid] = element_list.size()
+		element_list.append(element)
+		_describe(element)
+
+
+func _collect_by_name(node: Node, by_name: Dictionary) -> void:
+	for child: Node in node.get_children():
+		if child is Node3D:
+			by_name[String(child.name)] = child
+		_collect_by_name(child, by_name)
+
+
+func _describe(element: BuildingElement) -> void:
+	var node: Node3D = element.node
+	element.base_transform = node.transform
+	element.parent_global = _to_building(node.get_parent())
+	_collect_meshes(node, element.meshes, true)
+	var world: Transform3D = element.parent_global * element.base_transform
+	var box: AABB = AABB()
+	var first: bool = true
+	for mesh: MeshInstance3D in element.meshes:
+		element.base_overrides.append(mesh.material_override)
+		element.base_overlays.append(mesh.material_overlay)
+		var mesh_box: AABB = _to_building(mesh) * mesh.get_aabb()
+		if first:
+			box = mesh_box
+			first = false
+		else:
+			box = box.merge(mesh_box)
+	if first:
+		box = AABB(world.origin, Vector3.ZERO)
+	element.base_aabb = box
+	element.centre = box.get_center()
+
+
+# Transform from a node's space to this BuildingModel's space (works outside the scene tree).
+func _to_building(node: Node) -> Transform3D:
+	var xform: Transform3D = Transform3D.IDENTITY
+	var current: Node = node
+	while current != null and current != self:
+		if current is Node3D:
+			xform = (current as Node3D).transform * xform
+		current = current.get_parent()
+	return xform
+
+
+func _collect_meshes(node: Node, into: Array[MeshInstance3D], is_top: bool) -> void:
+	if not is_top and node.has_meta(&"gid"):
+		return
+	if node is MeshInstance3D:
+		into.append(node as MeshInstance3D)
+	for child: Node in node.get_children():
+		_collect_meshes(child, into, false)

@@ -1,0 +1,41 @@
+class_name HudText
+extends RefCounted
+## What the HUD shows: the link status, the last transcript, the last answer and what changed.
+## Both HUDs ([HudPanel3D] in XR, [DesktopHud] on the desktop) render this text.
+
+## Emitted when any line changed.
+signal changed
+
+## Link / agent status ("connected", "agent not running on ...").
+var status: String = "starting"
+## What the user said (partial while speaking).
+var transcript: String = ""
+## The agent's answer (or error).
+var answer: String = ""
+## What the last change did ("2 hidden, 1 painted").
+var changes: String = ""
+## A transient note (push-to-talk state, missing prop assets, load errors).
+var note: String = ""
+
+
+## Sets one line by name ("status", "transcript", "answer", "changes", "note").
+func set_line(line: String, text: String) -> void:
+	if get(line) == text:
+		return
+	set(line, text)
+	changed.emit()
+
+
+## The HUD as lines of text.
+func render() -> String:
+	var lines: PackedStringArray = PackedStringArray()
+	lines.append("Agent: " + status)
+	if not transcript.is_empty():
+		lines.append("You: " + transcript)
+	if not answer.is_empty():
+		lines.append("Answer: " + answer)
+	if not changes.is_empty():
+		lines.append("Changed: " + changes)
+	if not note.is_empty():
+		lines.append(note)
+	return "\n".join(lines)

@@ -1,0 +1,56 @@
+class_name SpectatorView
+extends Node3D
+## A third-person view of the user for people watching: a camera that follows the user's head
+## from behind and above, and an avatar (head and hands) driven by the rig.
+## `scenes/spectator.tscn` is this node; the main scene shows it in a second window.
+
+## Metres behind the user's head.
+@export var distance: float = 2.6
+## Metres above the user's head.
+@export var height: float = 0.9
+## How fast the camera catches up (1/s); 0 snaps.
+@export var smoothing: float = 6.0
+
+## The rig to follow.
+var rig: BimRig = null
+## The follow camera.
+var camera: Camera3D
+## The user's avatar.
+var avatar: BimAvatar
+
+
+func _init() -> void:
+	avatar = BimAvatar.new()
+	avatar.name = "Avatar"
+	add_child(avatar)
+	camera = Camera3D.new()
+	camera.name = "Camera"
+	camera.top_level = true
+	camera.fov = 65.0
+	camera.near = 0.05
+	camera.far = 500.0
+	add_child(camera)
+
+
+func _process(delta: float) -> void:
+	follow(delta)
+
+
+## Moves the avatar to the rig's head and hands and the camera behind them.
+func follow(delta: float) -> void:
+	if rig == null or not rig.is_inside_tree() or not is_inside_tree():
+		return
+	var head: Transform3D = rig.head_transform()
+	avatar.pose(head, rig.hand_transform(true), rig.hand_transform(false))
+	var forward: Vector3 = -head.basis.z
+	forward.y = 0.0
+	if forward.length() < 1e-4:
+		forward = head.basis.y
+		forward.y = 0.0
+	forward = forward.normalized() if forward.length() > 1e-4 else Vector3.FORWARD
+	var wanted: Vector3 = head.origin - forward * distance + Vector3.UP * height
+	var weight: float = 1.0 if smoothing <= 0.0 else clampf(delta * smoothing, 0.0, 1.0)
+	var eye: Vector3 = camera.global_position.lerp(wanted, weight)
+	if eye.distance_to(head.origin) < 0.01:
+		return
+	camera.global_transform = Transform3D(Basis.looking_at(head.origin - eye, Vector3.UP), eye)

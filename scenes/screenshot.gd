@@ -1,0 +1,79 @@
+extends Node3D
+## Renders the desktop view of a building to a PNG and quits (needs a real renderer: run it
+## under a display, e.g. Xvfb, with `--rendering-driver opengl3`):
+##
+##   python -m pyagent.godot run --display -- --path . --rendering-driver opengl3 \
+##       res://scenes/screenshot.tscn -- --glb PATH --out PATH.png [--size 1280x720]
+##       [--frames 12] [--from x,y,z] [--hud]
+##
+## `--from` is the direction from the building towards the eye (Godot frame); the default is a
+## three-quarter view from above. Exit code 0 when the PNG was written, 1 otherwise.
+
+## Default view direction (Godot frame) from the building's centre towards the eye.
+const DEFAULT_FROM: Vector3 = Vector3(-1.0, 0.5, 1.3)
+
+var _frames_left: int = 12
+var _out: String = ""
+
+
+func _ready() -> void:
+	var rt: BimVoiceRuntime = get_node_or_null(^"/root/BimVoice") as BimVoiceRuntime
+	if rt == null:
+		rt = BimVoiceRuntime.new()
+		add_child(rt)
+	rt.disconnect_agent()
+	var options: Dictionary = BimVoiceRuntime.parse_args(OS.get_cmdline_user_args())
+	_out = options.get("out", "")
+	_frames_left = int(options.get("frames", "12"))
+	if _out.is_empty() or not options.has("glb"):
+		_quit(1, "screenshot: give --glb PATH and --out PATH.png")
+		return
+	if not rt.building.is_loaded() and rt.load_glb(options["glb"]) != OK:
+		_quit(1, "screenshot: cannot load " + str(options["glb"]))
+		return
+	if options.has("size"):
+		var wh: PackedStringArray = str(options["size"]).split("x")
+		if wh.size() == 2:
+			get_window().size = Vector2i(int(wh[0]), int(wh[1]))
+	add_child(BimEnvironment.new())
+	var rig: DesktopRig = DesktopRig.new()
+	rig.runtime = rt
+	add_child(rig)
+	rig.set_active(true)
+	rig.hud.visible = options.has("hud")
+	var from: Vector3 = DEFAULT_FROM
+	if options.has("from"):
+		var xyz: PackedStringArray = str(options["from"]).split(",")
+		if xyz.size() == 3:
+			from = Vector3(float(xyz[0]), float(xyz[1]), float(xyz[2]))
+	var view: Array[Vector3] = BimEnvironment.three_quarter_view(
+		rt.building.world_aabb(), rig.camera().fov, from
+	)
+	rig.look_from(view[0], view[1])
+
+
+func _process(_delta: float) -> void:
+	if _out.is_empty():
+		return
+	_frames_left -= 1
+	if _frames_left > 0:
+		return
+	var image: Image = get_viewport().get_texture().get_image()
+	if image == null or image.is_empty():
+		_quit(1, "screenshot: nothing was rendered (run with a display, not --headless)")
+		return
+	var path: String = _out
+	_out = ""
+	var err: Error = image.save_png(path)
+	if err != OK:
+		_quit(1, "screenshot: cannot write %s: %s" % [path, error_string(err)])
+		return
+	print("screenshot: %dx%d -> %s" % [image.get_width(), image.get_height(), path])
+	_quit(0, "")
+
+
+func _quit(code: int, message: String) -> void:
+	_out = ""
+	if not message.is_empty():
+		printerr(message)
+	get_tree().quit(code)

@@ -1,0 +1,179 @@
+extends SceneTree
+## Benchmark: the cost of applying a change batch touching 1,000 elements, against plain
+## property-set loops over the same nodes measured in the same run (budget: 2 ms per frame).
+## Run through tests/bench/bench_engine_apply.py (it writes the building glb).
+## -- --no-agent --glb PATH [--batch 1000] [--rounds 40]
+
+## The runtime's frame budget for applying changes (bimvoice/apply/budget_usec).
+const FRAME_BUDGET_USEC: int = 2000
+
+var building: BuildingModel
+var applier: ChangeApplier
+
+
+func _initialize() -> void:
+	_run.call_deferred()
+
+
+func _run() -> void:
+	var args: Dictionary = BimVoiceRuntime.parse_args(OS.get_cmdline_user_args())
+	var batch: int = int(args.get("batch", "1000"))
+	var rounds: int = int(args.get("rounds", "40"))
+	building = BuildingModel.new()
+	root.add_child(building)
+	if building.load_file(args.get("glb", "")) != OK:
+		printerr("cannot load the benchmark building")
+		quit(2)
+		return
+	applier = ChangeApplier.new(building)
+	var ids: PackedStringArray = building.element_ids().slice(0, batch)
+	if ids.size() < batch:
+		printerr("the building has only %d elements" % ids.size())
+		quit(2)
+		return
+	var nodes: Array[Node3D] = []
+	var meshes: Array[MeshInstance3D] = []
+	for gid: String in ids:
+		nodes.append(building.get_element(gid).node)
+		meshes.append(building.get_element(gid).meshes[0])
+	print("engine apply benchmark: %d elements loaded, batch %d, %d rounds, %s" % [
+		building.elements.size(), batch, rounds, RenderingServer.get_video_adapter_name()
+	])
+	await process_frame
+	var hide: Dictionary = _delta(ids, true, null, null)
+	var show: Dictionary = _delta(ids, false, null, null)
+	var paint: Dictionary = _delta(ids, false, [0.8, 0.1, 0.1, 1.0], null)
+	var turn: Dictionary = {"translation": [0.5, 0.0, 0.0], "rotation_deg": [0.0, 0.0, 15.0]}
+	var move: Dictionary = _delta(ids, false, null, turn)
+	var hide_text: String = JSON.stringify(hide)
+	var red: StandardMaterial3D = applier.materials.color_material(Color(0.8, 0.1, 0.1))
+	var moved: Transform3D = Transform3D(Basis(Vector3.UP, 0.26), Vector3(0.5, 0.0, 0.0))
+
+	var rows: Array = []
+	rows.append(_compare("hide / show (visible)", rounds,
+		func() -> void: _check(applier.apply_delta(hide)),
+		func() -> void: _check(applier.apply_delta(show)),
+		func() -> void:
+			for n: Node3D in nodes:
+				n.visible = false,
+		func() -> void:
+			for n: Node3D in nodes:
+				n.visible = true))
+	rows.append(_compare("paint / unpaint (material_override)", rounds,
+		func() -> void: _check(applier.apply_delta(paint)),
+		func() -> void: _check(applier.apply_delta(show)),
+		func() -> void:
+			for m: MeshInstance3D in meshes:
+				m.material_override = red,
+		func() -> void:
+			for m: MeshInstance3D in meshes:
+				m.material_override = null))
+	rows.append(_compare("move+rotate / reset (transform)", rounds,
+		func() -> void: _check(applier.apply_delta(move)),
+		func() -> void: _check(applier.apply_delta(show)),
+		func() -> void:
+			for n: Node3D in nodes:
+				n.transform = moved,
+		func() -> void:
+			for n: Node3D in nodes:
+				n.transform = Transform3D.IDENTITY))
+	rows.append(_compare("JSON parse + hide / show", rounds,
+		func() -> void: _check(applier.apply_delta(JSON.parse_string(hide_text))),
+		func() -> void: _check(applier.apply_delta(show)),
+		func() -> void:
+			for n: Node3D in nodes:
+				n.visible = false,
+		func() -> void:
+			for n: Node3D in nodes:
+				n.visible = true))
+	print("")
+	print("ms per batch of %d elements, applied at once" % batch)
+	print("(min = uninterrupted cost; p50 includes preemption on a busy machine)")
+	print("%-36s %9s %9s %9s %9s %7s %7s" % [
+		"", "apply min", "apply p50", "base min", "base p50", "min x", "p50 x"
+	])
+	for row: Array in rows:
+		print("%-36s %9.3f %9.3f %9.3f %9.3f %7.1f %7.1f" % [
+			row[0], row[1], row[2], row[3], row[4], row[1] / maxf(row[3], 1e-6),
+			row[2] / maxf(row[4], 1e-6)
+		])
+	print("")
+	print("with the runtime's frame budget (%d us per frame):" % FRAME_BUDGET_USEC)
+	print("%-36s %9s %9s %9s" % ["", "frames", "max ms", "p50 ms"])
+	for pair: Array in [["hide / show", hide], ["paint / unpaint", paint], ["move / reset", move]]:
+		var framed: Array = _framed(pair[1], show, rounds / 4 + 1)
+		print("%-36s %9.1f %9.3f %9.3f" % [pair[0], framed[0], framed[1], framed[2]])
+	quit(0)
+
+
+# Times a forward/backward pair of applier batches and of baseline loops, interleaved.
+func _compare(
+	label: String,
+	rounds: int,
+	apply_a: Callable,
+	apply_b: Callable,
+	base_a: Callable,
+	base_b: Callable
+) -> Array:
+	var applied: Array[float] = []
+	var baseline: Array[float] = []
+	for i: int in rounds + 3:
+		var t0: int = Time.get_ticks_usec()
+		apply_a.call()
+		var t1: int = Time.get_ticks_usec()
+		apply_b.call()
+		var t2: int = Time.get_ticks_usec()
+		base_a.call()
+		var t3: int = Time.get_ticks_usec()
+		base_b.call()
+		var t4: int = Time.get_ticks_usec()
+		if i >= 3:  # warm-up rounds
+			applied.append(float(t1 - t0) / 1000.0)
+			applied.append(float(t2 - t1) / 1000.0)
+			baseline.append(float(t3 - t2) / 1000.0)
+			baseline.append(float(t4 - t3) / 1000.0)
+	applied.sort()
+	baseline.sort()
+	return [label, applied[0], _pct(applied, 0.5), baseline[0], _pct(baseline, 0.5)]
+
+
+# Applies forward and back under the frame budget, as the runtime does (apply_delta, then one
+# drain per frame): [frames per batch, max ms in one frame, p50 ms per frame].
+func _framed(forward: Dictionary, back: Dictionary, rounds: int) -> Array:
+	applier.budget_usec = FRAME_BUDGET_USEC
+	var per_frame: Array[float] = []
+	var frames: int = 0
+	var batches: int = 0
+	for _i: int in rounds:
+		for d: Dictionary in [forward, back]:
+			var t0: int = Time.get_ticks_usec()
+			_check(applier.apply_delta(d))
+			per_frame.append(float(Time.get_ticks_usec() - t0) / 1000.0)
+			frames += 1
+			while applier.has_pending():
+				t0 = Time.get_ticks_usec()
+				applier.drain(FRAME_BUDGET_USEC)
+				per_frame.append(float(Time.get_ticks_usec() - t0) / 1000.0)
+				frames += 1
+			batches += 1
+	applier.budget_usec = 0
+	per_frame.sort()
+	return [float(frames) / float(batches), per_frame[-1], _pct(per_frame, 0.5)]
+
+
+func _pct(sorted_values: Array[float], q: float) -> float:
+	return sorted_values[mini(int(q * float(sorted_values.size())), sorted_values.size() - 1)]
+
+
+func _check(report: ApplyReport) -> void:
+	if not report.ok or report.elements == 0:
+		push_error("benchmark batch refused: " + report.error)
+
+
+func _delta(ids: PackedStringArray, hidden: bool, color: Variant, xform: Variant) -> Dictionary:
+	var elements: Dictionary = {}
+	for gid: String in ids:
+		elements[gid] = {
+			"hidden": hidden, "deleted": false, "color": color, "transform": xform
+		}
+	return {"elements": elements, "props_added": [], "props_removed": []}

@@ -1,0 +1,311 @@
+extends "res://tests/godot/scene_test.gd"
+## Applies engine states and deltas to a small building and checks the node state: visibility,
+## colour/transparency overrides, transforms, deletion, props, selection, pose, refusals.
+## -- --no-agent --glb PATH --ids PATH.json --props-dir DIR --dump PATH.json
+## ids.json: {"floor", "wall", "wall2", "door", "window", "column"} -> GlobalIds in the glb.
+## props-dir holds chair.glb (sofa.glb is missing on purpose).
+## Every delta/state given to the applier is written to --dump (with "good": true/false) so the
+## pytest wrapper can check them against the action schema.
+
+var building: BuildingModel
+var applier: ChangeApplier
+var ids: Dictionary
+var dumped: Array = []
+var poses_seen: Array = []
+
+
+func run_test() -> void:
+	ids = read_json(args["ids"])
+	building = BuildingModel.new()
+	root.add_child(building)
+	check_eq(building.load_file(args["glb"]), OK, "load")
+	applier = ChangeApplier.new(building, null, PropLibrary.new(args["props-dir"]))
+	applier.pose_changed.connect(func(p: Dictionary) -> void: poses_seen.append(p))
+	test_hide_show()
+	test_colors()
+	test_transform()
+	test_delete()
+	test_props()
+	test_selection()
+	test_pose()
+	test_refusals()
+	test_unknown_and_reload()
+	test_full_state()
+	var file: FileAccess = FileAccess.open(args["dump"], FileAccess.WRITE)
+	file.store_string(JSON.stringify(dumped))
+	file.close()
+
+
+func el(key: String) -> BuildingElement:
+	return building.get_element(ids[key])
+
+
+func change(
+	hidden: bool = false, deleted: bool = false, color: Variant = null, xform: Variant = null
+) -> Dictionary:
+	return {"hidden": hidden, "deleted": deleted, "color": color, "transform": xform}
+
+
+func delta(elements: Dictionary, extra: Dictionary = {}) -> Dictionary:
+	var d: Dictionary = {"elements": elements, "props_added": [], "props_removed": []}
+	d.merge(extra, true)
+	return d
+
+
+func apply(d: Variant) -> ApplyReport:
+	dumped.append({"kind": "delta", "good": true, "value": d})
+	var report: ApplyReport = applier.apply_delta(d)
+	check(report.ok, "delta applied: %s" % report.error)
+	return report
+
+
+func refuse(d: Variant, what: String) -> void:
+	dumped.append({"kind": "delta", "good": false, "value": d})
+	var before: String = JSON.stringify(applier.current_state())
+	var visible_before: Array = visibility()
+	var report: ApplyReport = applier.apply_delta(d)
+	check(not report.ok, "refused: " + what)
+	check(not report.error.is_empty(), "refusal says why: " + what)
+	check_eq(JSON.stringify(applier.current_state()), before, "state unchanged after " + what)
+	check_eq(visibility(), visible_before, "nodes unchanged after " + what)
+
+
+func visibility() -> Array:
+	var out: Array = []
+	for gid: String in building.element_ids():
+		var e: BuildingElement = building.get_element(gid)
+		out.append([gid, e.node.visible, e.meshes[0].material_override, e.node.transform])
+	return out
+
+
+func override_color(e: BuildingElement) -> Color:
+	var m: StandardMaterial3D = e.meshes[0].material_override as StandardMaterial3D
+	return m.albedo_color if m != null else Color(-1, -1, -1, -1)
+
+
+func test_hide_show() -> void:
+	var door: String = ids["door"]
+	var report: ApplyReport = apply(delta({door: change(true)}))
+	check_eq(report.hidden, 1, "one hidden")
+	check(not el("door").node.visible, "door hidden")
+	check(el("wall").node.visible, "wall still visible")
+	check_eq(applier.current_state()["hidden"], [door], "mirror: hidden")
+	check_eq(report.summary(), "1 hidden", "summary")
+	report = apply(delta({door: change(true)}))
+	check_eq(report.hidden, 0, "re-applying changes nothing")
+	check_eq(report.summary(), "no change", "idempotent summary")
+	report = apply(delta({door: change()}))
+	check_eq(report.shown, 1, "shown again")
+	check(el("door").node.visible, "door visible again")
+	check_eq(applier.current_state()["hidden"], [], "mirror: nothing hidden")
+
+
+func test_colors() -> void:
+	var base_override: Material = el("wall").meshes[0].material_override
+	var wall: String = ids["wall"]
+	var wall2: String = ids["wall2"]
+	var column: String = ids["column"]
+	var report: ApplyReport = apply(delta({
+		wall: change(false, false, [1.0, 0.0, 0.0, 1.0]),
+		wall2: change(false, false, [1.0, 0.0, 0.0, 1.0]),
+		column: change(false, false, [0.2, 0.4, 0.9, 0.3]),
+	}))
+	check_eq(report.colored, 3, "three painted")
+	check_near(override_color(el("wall")), Color(1, 0, 0, 1), 0.002, "wall red")
+	var red: StandardMaterial3D = el("wall").meshes[0].material_override
+	check_eq(red.transparency, BaseMaterial3D.TRANSPARENCY_DISABLED, "opaque colour is opaque")
+	check(el("wall2").meshes[0].material_override == red, "same colour shares one material")
+	var glass: StandardMaterial3D = el("column").meshes[0].material_override
+	check_near(glass.albedo_color, Color(0.2, 0.4, 0.9, 0.3), 0.002, "column colour and alpha")
+	check_eq(glass.transparency, BaseMaterial3D.TRANSPARENCY_ALPHA, "alpha < 1 is transparent")
+	check_eq(applier.current_state()["colors"][column], [0.2, 0.4, 0.9, 0.3], "mirror: colour")
+	report = apply(delta({wall: change(), wall2: change(), column: change()}))
+	check_eq(report.uncolored, 3, "three colour resets")
+	check(el("wall").meshes[0].material_override == base_override, "wall material restored exactly")
+	check(el("column").meshes[0].material_override == null, "column material restored exactly")
+	check_eq(applier.materials.size(), 2, "two cached colour materials")
+
+
+func test_transform() -> void:
+	var e: BuildingElement = el("column")
+	var gid: String = ids["column"]
+	var base_local: Transform3D = e.node.transform
+	var world0: Transform3D = e.current_transform()
+	var c: Vector3 = e.centre
+	# A point one metre from the centre towards IFC +X, in the node's own space.
+	var probe_world: Vector3 = c + Frames.ifc_to_godot(Vector3(1, 0, 0))
+	var probe_local: Vector3 = world0.affine_inverse() * probe_world
+	var xform: Dictionary = {"translation": [1.0, 2.0, 0.5], "rotation_deg": [0.0, 0.0, 90.0]}
+	var report: ApplyReport = apply(delta({gid: change(false, false, null, xform)}))
+	check_eq(report.moved, 1, "moved")
+	var moved_world: Transform3D = e.current_transform()
+	var t_godot: Vector3 = Frames.ifc_to_godot(Vector3(1.0, 2.0, 0.5))
+	check_near(moved_world * probe_local, c + t_godot + Frames.ifc_to_godot(Vector3(0, 1, 0)), 1e-4,
+		"rotated 90 deg CCW about its centre (IFC +X -> +Y) and moved")
+	check_near(e.current_aabb().get_center(), c + t_godot, 1e-4, "box centre moved by the translation")
+	check_eq(applier.current_state()["transforms"][gid], xform, "mirror: transform")
+	# Rotation about IFC X tips IFC +Y towards IFC +Z.
+	var tip: Dictionary = {"translation": [0.0, 0.0, 0.0], "rotation_deg": [90.0, 0.0, 0.0]}
+	apply(delta({gid: change(false, false, null, tip)}))
+	var probe_y_local: Vector3 = world0.affine_inverse() * (c + Frames.ifc_to_godot(Vector3(0, 1, 0)))
+	check_near(e.current_transform() * probe_y_local, c + Frames.ifc_to_godot(Vector3(0, 0, 1)), 1e-4,
+		"rotation about IFC X")
+	report = apply(delta({gid: change()}))
+	check_eq(e.node.transform, base_local, "transform restored exactly")
+
+
+func test_delete() -> void:
+	var window: String = ids["window"]
+	var report: ApplyReport = apply(delta({window: change(false, true)}))
+	check_eq(report.deleted, 1, "deleted")
+	check(not el("window").node.visible, "deleted is hidden")
+	check(el("window").node.get_meta(&"deleted", false), "deleted is marked")
+	check_eq(applier.current_state()["deleted"], [window], "mirror: deleted")
+	report = apply(delta({window: change(true, false)}))
+	check_eq(report.restored, 1, "undelete")
+	check(not el("window").node.visible, "undeleted but still hidden stays hidden")
+	check(not el("window").node.has_meta(&"deleted"), "mark removed")
+	apply(delta({window: change()}))
+	check(el("window").node.visible, "visible after undo")
+
+
+func test_props() -> void:
+	var chair: Dictionary = {"id": "p1", "asset": "chair", "position": [2.0, 3.0, 0.0], "yaw": 90.0}
+	var sofa: Dictionary = {"id": "p2", "asset": "sofa", "position": [4.0, 1.0, 0.0], "yaw": 0.0}
+	var report: ApplyReport = apply(delta({}, {"props_added": [chair, sofa]}))
+	check_eq(report.props_added, 2, "two props")
+	check_eq(applier.prop_count(), 2, "two prop nodes")
+	var chair_node: Node3D = applier.prop_node("p1")
+	check(chair_node != null and chair_node.get_parent() == applier.props_root, "chair placed")
+	check_eq(chair_node.get_meta(&"fallback"), false, "chair comes from chair.glb")
+	check(chair_node.find_children("*", "MeshInstance3D", true, false).size() > 0, "chair has meshes")
+	var chair_at: Vector3 = Frames.ifc_to_godot(Vector3(2, 3, 0))
+	check_near(chair_node.global_position, chair_at, 1e-5, "chair position")
+	# yaw 90: the prop's +X (IFC) now points to IFC +Y.
+	check_near(chair_node.global_basis * Frames.ifc_to_godot(Vector3(1, 0, 0)),
+		Frames.ifc_to_godot(Vector3(0, 1, 0)), 1e-5, "chair yaw")
+	var sofa_node: Node3D = applier.prop_node("p2")
+	check_eq(sofa_node.get_meta(&"fallback"), true, "missing sofa.glb -> box")
+	check(sofa_node.find_children("*", "Label3D", true, false).size() == 1, "box is labelled")
+	check(Array(report.fallback_assets) == ["sofa"], "report names the missing asset")
+	check(report.summary().contains("sofa.glb missing"), "summary says so: " + report.summary())
+	# Moving a prop: removed then added again with the same id.
+	var moved: Dictionary = chair.duplicate(true)
+	moved["position"] = [5.0, 5.0, 0.0]
+	report = apply(delta({}, {"props_removed": ["p1"], "props_added": [moved]}))
+	check_eq(applier.prop_count(), 2, "still two props after a move")
+	check_near(applier.prop_node("p1").global_position, Frames.ifc_to_godot(Vector3(5, 5, 0)), 1e-5,
+		"chair moved")
+	check_eq(applier.current_state()["props"].size(), 2, "mirror: props")
+	apply(delta({}, {"props_removed": ["p1", "p2"]}))
+	check_eq(applier.prop_count(), 0, "props removed")
+	check_eq(applier.props_root.get_child_count(), 0, "prop nodes gone")
+
+
+func test_selection() -> void:
+	var door: String = ids["door"]
+	var wall: String = ids["wall"]
+	var seen: Array = []
+	var on_change: Callable = func(sel: PackedStringArray) -> void: seen.append(sel)
+	applier.selection_changed.connect(on_change)
+	var highlight: Material = applier.materials.highlight_material()
+	apply(delta({}, {"selected": [door, wall]}))
+	check(el("door").meshes[0].material_overlay == highlight, "door highlighted")
+	check(el("wall").meshes[0].material_overlay == highlight, "wall highlighted")
+	check(el("floor").meshes[0].material_overlay == null, "floor not highlighted")
+	apply(delta({}, {"selected": [wall]}))
+	check(el("door").meshes[0].material_overlay == null, "door highlight removed exactly")
+	check(el("wall").meshes[0].material_overlay == highlight, "wall still highlighted")
+	check_eq(Array(applier.selected_ids()), [wall], "selected ids")
+	apply(delta({}, {"selected": []}))
+	check(el("wall").meshes[0].material_overlay == null, "selection cleared")
+	check_eq(seen.size(), 3, "selection_changed per change")
+	applier.selection_changed.disconnect(on_change)
+
+
+func test_pose() -> void:
+	var pose: Dictionary = {"position": [1.0, 2.0, 1.6], "yaw": 45.0, "pitch": 0.0}
+	var report: ApplyReport = apply(delta({}, {"pose": pose}))
+	check(report.pose_changed, "pose changed")
+	check_eq(poses_seen.size(), 1, "pose_changed emitted")
+	check_eq(poses_seen[-1], pose, "pose handed to the rig")
+	apply(delta({}, {"pose": pose}))
+	check_eq(poses_seen.size(), 1, "same pose not emitted twice")
+
+
+func test_refusals() -> void:
+	var door: String = ids["door"]
+	var wall: String = ids["wall"]
+	refuse("hide everything", "a string")
+	refuse({"elements": {}, "props_added": []}, "missing props_removed")
+	refuse(delta({door: change(false, false, [2.0, 0.0, 0.0, 1.0])}), "colour out of range")
+	refuse(delta({door: change(false, false, [1.0, 0.0, 0.0])}), "colour with 3 channels")
+	var extra: Dictionary = change(true)
+	extra["visible"] = false
+	refuse(delta({door: extra}), "unknown element field")
+	refuse(delta({door: {"hidden": true}}), "element change missing fields")
+	var half_transform: Dictionary = {"translation": [1, 2, 3]}
+	refuse(delta({door: change(false, false, null, half_transform)}), "transform w/o rotation")
+	refuse(delta({}, {"selected": [1, 2]}), "selected not strings")
+	refuse(delta({}, {"pose": {"position": [0, 0], "yaw": 0, "pitch": 0}}), "bad pose")
+	refuse(delta({}, {"props_added": [{"id": "x", "asset": "chair", "position": [0, 0, 0]}]}),
+		"prop without yaw")
+	refuse(delta({}, {"colour": {}}), "unknown delta field")
+	# All or nothing: a good change next to a bad one is not applied either.
+	refuse(delta({wall: change(true), door: change(false, false, "red")}), "one bad change among good")
+	check(el("wall").node.visible, "the good change was not applied")
+
+
+func test_unknown_and_reload() -> void:
+	var ghost: String = "3GhostGhostGhostGhost$"
+	var door: String = ids["door"]
+	var green: Dictionary = change(false, false, [0, 1, 0, 1])
+	var report: ApplyReport = apply(delta({ghost: change(true), door: green}))
+	check_eq(Array(report.unknown), [ghost], "unknown id reported")
+	check(applier.current_state()["hidden"].has(ghost), "unknown id kept in the mirror")
+	# Reload the building (new nodes): the applier puts the overrides back by itself.
+	var old_node: Node3D = el("door").node
+	check_eq(building.load_file(args["glb"]), OK, "reload")
+	check(el("door").node != old_node, "new nodes after reload")
+	check_near(override_color(el("door")), Color(0, 1, 0, 1), 0.002, "door colour back after reload")
+	check(applier.is_hidden(ghost) == false, "unknown id is not an element")
+	apply(delta({ghost: change(), door: change()}))
+
+
+func test_full_state() -> void:
+	var door: String = ids["door"]
+	var wall: String = ids["wall"]
+	var column: String = ids["column"]
+	var window: String = ids["window"]
+	apply(delta({
+		door: change(true),
+		wall: change(false, false, [0.5, 0.5, 0.5, 1.0]),
+		column: change(false, false, null, {"translation": [0, 0, 1], "rotation_deg": [0, 0, 0]}),
+	}, {"props_added": [{"id": "p9", "asset": "chair", "position": [1, 1, 0], "yaw": 0}],
+		"selected": [door]}))
+	var state: Dictionary = {
+		"hidden": [window],
+		"colors": {column: [0.0, 0.0, 1.0, 0.5]},
+		"transforms": {},
+		"deleted": [],
+		"props": [{"id": "p10", "asset": "table", "position": [3.0, 3.0, 0.0], "yaw": 10.0}],
+		"pose": {"position": [0.0, 0.0, 1.6], "yaw": 0.0, "pitch": 0.0},
+		"selected": [column],
+	}
+	dumped.append({"kind": "state", "good": true, "value": state})
+	var report: ApplyReport = applier.apply_state(state)
+	check(report.ok, "state applied: " + report.error)
+	check(el("door").node.visible, "door shown by resync")
+	check(not el("window").node.visible, "window hidden by resync")
+	check(el("wall").meshes[0].material_override == null, "wall colour reset by resync")
+	check_near(override_color(el("column")), Color(0, 0, 1, 0.5), 0.002, "column coloured by resync")
+	check_eq(el("column").node.transform, el("column").base_transform, "column transform reset")
+	check(applier.prop_node("p9") == null and applier.prop_node("p10") != null, "props resynced")
+	check(el("door").meshes[0].material_overlay == null, "old selection cleared")
+	check(el("column").meshes[0].material_overlay != null, "new selection drawn")
+	check_eq(JSON.stringify(applier.current_state()), JSON.stringify(state), "mirror equals the state")
+	var bad: Dictionary = state.duplicate(true)
+	bad.erase("pose")
+	dumped.append({"kind": "state", "good": false, "value": bad})
+	check(not applier.apply_state(bad).ok, "state without pose refused")
+	check(not el("window").node.visible, "refused state changed nothing")

@@ -1,0 +1,77 @@
+extends "res://tests/godot/scene_test.gd"
+## Deltas applied under a frame budget: the mirror changes at once, nodes follow over several
+## drain() calls, in order, and batch_applied reports each delta once it is complete.
+## -- --no-agent --glb PATH (a building with a few hundred elements)
+
+
+func run_test() -> void:
+	var building: BuildingModel = BuildingModel.new()
+	root.add_child(building)
+	check_eq(building.load_file(args["glb"]), OK, "load")
+	var applier: ChangeApplier = ChangeApplier.new(building)
+	var done: Array[ApplyReport] = []
+	applier.batch_applied.connect(func(r: ApplyReport) -> void: done.append(r))
+	var ids: PackedStringArray = building.element_ids()
+	check(ids.size() >= 200, "enough elements (%d)" % ids.size())
+	var hide: Dictionary = delta(ids, true)
+	applier.budget_usec = 1
+	var report: ApplyReport = applier.apply_delta(hide)
+	check(report.ok, "accepted")
+	check(applier.has_pending(), "work left after one budget")
+	check_eq(applier.current_state()["hidden"].size(), 0, "mirror waits until the delta is checked")
+	check(visible_count(building) > 0, "some nodes wait for the next frame")
+	check_eq(done.size(), 0, "not reported before it is complete")
+	# A second delta waits behind the first one.
+	var show_first: Dictionary = delta(PackedStringArray([ids[0]]), false)
+	check(applier.apply_delta(show_first).ok, "second delta accepted")
+	var calls: int = 0
+	while not applier.drain(1):
+		calls += 1
+		check(calls < 100000, "drain makes progress")
+		if calls >= 100000:
+			return
+	check(calls >= 2, "took several frames (%d)" % calls)
+	check_eq(done.size(), 2, "both deltas reported")
+	check_eq(done[0].hidden, ids.size(), "first report complete")
+	check(done[0] == report, "the report returned is the one completed")
+	check_eq(visible_count(building), 1, "in order: all hidden, then the first shown")
+	check(building.get_element(ids[0]).node.visible, "the second delta came last")
+	var mirrored: Array = applier.current_state()["hidden"]
+	check_eq(mirrored.size(), ids.size() - 1, "mirror holds both deltas")
+	# A malformed delta found out during a later frame is refused and changes nothing.
+	var bad: Dictionary = delta(ids, false)
+	bad["elements"][ids[-1]] = {"hidden": "yes", "deleted": false, "color": null, "transform": null}
+	var refused: ApplyReport = applier.apply_delta(bad)
+	while not applier.drain(1):
+		pass
+	check(not refused.ok and refused.error.contains(ids[-1]), "late refusal: " + refused.error)
+	check_eq(done[-1], refused, "refusal reported through batch_applied")
+	check_eq(visible_count(building), 1, "refused delta changed nothing")
+	# A full state first finishes queued work, then resyncs.
+	applier.apply_delta(delta(ids, false))
+	check(applier.has_pending(), "queued again")
+	var state: Dictionary = applier.current_state()
+	state["hidden"] = [ids[1]]
+	state["pose"] = {"position": [0.0, 0.0, 1.6], "yaw": 0.0, "pitch": 0.0}
+	check(applier.apply_state(state).ok, "state applied")
+	check(not applier.has_pending(), "nothing left after a state")
+	check_eq(visible_count(building), ids.size() - 1, "state shows exactly its hidden element")
+	# Without a budget a delta is applied at once.
+	applier.budget_usec = 0
+	applier.apply_delta(delta(ids, true))
+	check(not applier.has_pending() and visible_count(building) == 0, "no budget: applied at once")
+
+
+func delta(ids: PackedStringArray, hidden: bool) -> Dictionary:
+	var elements: Dictionary = {}
+	for gid: String in ids:
+		elements[gid] = {"hidden": hidden, "deleted": false, "color": null, "transform": null}
+	return {"elements": elements, "props_added": [], "props_removed": []}
+
+
+func visible_count(building: BuildingModel) -> int:
+	var count: int = 0
+	for e: BuildingElement in building.element_list:
+		if e.node.visible:
+			count += 1
+	return count
