@@ -35,4 +35,6 @@ gen:
 
 test: setup
 	$(BIN)/ruff check pyagent tests
+	$(BIN)/gdlint addons scenes tests/godot
+	$(BIN)/python -m pyagent.gen_engine --check
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests
