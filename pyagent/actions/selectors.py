@@ -49,11 +49,12 @@ class Context:
 
 def noun_for(sel: dict[str, Any], n: int = 1, b: Building | None = None) -> str:
     """A short noun phrase for what a selector asks for ("door", "windows", "sofas")."""
+    name = f"'{sel['name']}' " if sel.get("name") and (sel.get("kind") or sel.get("class")) else ""
     if sel.get("kind"):
-        return plural(sel["kind"], n)
+        return name + plural(sel["kind"], n)
     classes = sel.get("class") or []
     if classes:
-        return plural(class_noun(classes[0]), n)
+        return name + plural(class_noun(classes[0]), n)
     if sel.get("name"):
         return f"'{sel['name']}'"
     return plural("element", n)

@@ -32,7 +32,8 @@ Selector = dict[str, Any]
 Step = dict[str, Any]
 
 FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|so|well|now|quickly|for me|thanks|thank you|"
-           r"real quick|oops|whoops|oh no|sorry|quick question|question|i wonder|i'?d like to know|i want to know|"
+           r"real quick|oops|whoops|oh no|sorry|exactly|precisely|^no|, no|quick question|question|i wonder|"
+           r"i'?d like to know|i want to know|"
            r"i would like to know|do you know|tell me|find out|if you (can|could|would)|"
            r"would you mind|do you mind|go ahead and|i want you to|"
            r"i'?d like (you )?to|i would like (you )?to|i want to|i need (you )?to|let'?s|can you|could you|"
@@ -63,6 +64,16 @@ UNKNOWN_ROOM_STOP = {"structure", "project", "site", "world", "scene", "file", "
 MATERIAL_WORDS = {"concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood",
                   "glass": "glass", "brick": "brick", "masonry": "masonry", "aluminium": "alumin",
                   "aluminum": "alumin", "stone": "stone", "plasterboard": "plaster", "gypsum": "gypsum"}
+KNOWN_ADJECTIVES = {
+    "nice", "pretty", "ugly", "little", "tiny", "huge", "giant", "main", "front", "back", "rear", "side", "corner",
+    "open", "closed", "shut", "middle", "central", "centre", "center", "near", "close", "nearby", "remaining",
+    "other", "another", "current", "selected", "highlighted", "hidden", "shown", "visible", "existing", "original",
+    "tall", "short", "wide", "narrow", "long", "thin", "thick", "high", "low", "lower", "upper", "above", "below",
+    "single", "double", "both", "various", "several", "many", "every", "each", "those", "these", "which", "what",
+    "whole", "entire", "full", "half", "empty", "primary", "first", "second", "third", "last", "final",
+    "next", "previous", "same", "different", "white", "coloured", "colored", "painted", "transparent", "solid",
+    "structural", "load", "bearing", "building", "house", "model", "room", "floor", "ground", "upstairs",
+    "downstairs", "there", "here", "your", "their", "some", "about", "around", "really", "very", "please"}
 USER_WORDS = r"(me|myself|you|us|here|the user|my position|where i am|where i stand|where i'm standing)"
 NOUN_STOP = (r"(?=\s+(?:and|then|but|except|apart|other than|excluding|that|which|who|to|by|in|on|at|from|with|"
              r"next|near|beside|between|above|below|under|behind|left|right|within|closer|taller|wider|higher|"
@@ -96,6 +107,8 @@ def normalise(text: str) -> str:
     t = re.sub(r"[\"“”]", " ", t)
     for a, b in CONTRACTIONS.items():
         t = re.sub(rf"\b{re.escape(a)}\b", b, t)
+    t = re.sub(r"\b(how far|how big|how tall|how long|how wide|how high|how deep|which one|which)'s\b", r"\1 is", t)
+    t = re.sub(r"\b(\w+)'s (it|that|this|the|there)\b", r"\1 is \2", t)
     t = re.sub(r"(\d),(\d)", r"\1.\2", t)
     t = re.sub(r"(?<=\d)(?=[a-z°²³])", " ", t)  # 2m -> 2 m, 90° -> 90 °
     t = re.sub(r"[?!;:]", " , ", t)
@@ -117,6 +130,9 @@ def normalise(text: str) -> str:
                r"fifty|sixty|seventy|eighty|ninety|hundred)\b", lambda m: _fmt(NUMBER_WORDS[m.group(1)]), t)
     t = re.sub(r"\ban? (meter|m|foot|centimeter|cm|degree)\b", r"1 \1", t)
     t = re.sub(FILLERS, " ", t)
+    t = re.sub(r"\bhow (tall|high|wide|long|deep|thick|big|large|far( away)?|heavy|old) (it|they|this|that|these|those)"
+               r" (is|are)\b", r"how \1 \4 \3", t)
+    t = re.sub(r"\b(in|of) this (one|building|house|model|project)\b", " ", t)
     t = re.sub(r"\s*,\s*", " , ", t)
     t = re.sub(r"\s+", " ", t).strip(" ,")
     return t
@@ -167,6 +183,16 @@ class Parser:
         c = re.sub(r"^(and|then|also|and then|after that|next)\s+", "", c)
         if not c:
             return [], True
+        shared = self._shared_verb(c)
+        if shared is not None:
+            steps: list[Step] = []
+            for part in shared:
+                got = self._clause(part, ctx, so_far + steps)
+                if got is None:
+                    break
+                steps.extend(got[0])
+            else:
+                return steps, True
         for handler in (self._history, self._save_note, self._where, self._turn, self._look_at, self._teleport,
                         self._route, self._count, self._exists, self._distance, self._what_noun, self._get,
                         self._describe,
@@ -179,10 +205,36 @@ class Parser:
             return follow, False
         return None
 
+    def _shared_verb(self, c: str) -> list[str] | None:
+        """"hide the roof and all the walls upstairs" -> "hide the roof", "hide all the walls upstairs"."""
+        if " and " not in c or re.search(r"\bbetween\b", c):
+            return None
+        colour_words = "|".join(sorted(COLOURS, key=len, reverse=True))
+        m = re.match(r"^(?P<verb>hide|show|unhide|delete|remove|select|highlight|paint|color|make|turn|count)\s+"
+                     r"(?P<a>.+?)\s+and\s+(?P<b>.+)$", c)
+        if not m:
+            return None
+        a, b, verb = m.group("a"), m.group("b"), m.group("verb")
+        tail = ""
+        cm = re.search(rf"\s+((to |in )?((light|dark|pale|bright) )?({colour_words})|(semi-?)?transparent|"
+                       rf"see-? ?through|invisible)$", b)
+        if cm:
+            tail = cm.group(0)
+        elif verb in ("paint", "color", "make", "turn"):
+            return None
+        def has_head(x: str) -> bool:
+            return bool(self._class_re.search(x) or self._kind_re.search(x) or self._room(" " + x + " ", None))
+        if not has_head(a) or not has_head(b) or b.split()[0] in VERBS_AFTER_AND:
+            return None
+        return [f"{verb} {a}{tail}", f"{verb} {b}"]
+
     def _history(self, c: str, ctx: ParseContext) -> list[Step] | None:
         m = re.match(r"^(undo|revert|take (that|it) back|go back|cancel|step back|reverse)( that| it| this|"
                      r" the last (change|step|thing|\d+ changes?|\d+ steps?))?( again)?"
                      r"( (\d+) times| twice)?( please)?$", c)
+        if not re.match(r"^(put|bring) (everything|it all) back", c):
+            m = m or re.match(r"^(no )?(put|bring) (it|them|that|those|everything) back"
+                              r"( (the way|as) (it|they) (was|were))?( again)?$", c)
         if m or c in ("oops", "oops undo", "no undo that", "no undo", "undo undo"):
             count = 1
             if m:
@@ -238,6 +290,7 @@ class Parser:
         return None
 
     def _look_at(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        c = re.sub(r"^(turn|spin|swing) (around )?(to face|towards?|toward)\b", "face", c)
         m = re.match(r"^(look|turn|face|point me|orient me|turn me|show me where|where is|where are)"
                      r"( at| to| towards?| toward)? ?(?P<np>.+)$", c)
         if not m:
@@ -284,7 +337,9 @@ class Parser:
                      r"would i walk|is the walk|must i walk) (to|from here to)|what is the (walking distance|"
                      r"route|way|path|shortest (way|route|path)) (to|from here to)|show me the (route|path) to|"
                      r"route to|path to|directions to|how to get to|what is the walk to|walking distance to|"
-                     r"how long is the walk to) (?P<np>.+)$", c)
+                     r"how long is the walk to|"
+                     r"how far (would|do|must|will) (i|we) (have to |need to )?(walk|go)( to get)? to"
+            r") (?P<np>.+?)( from here)?$", c)
         if not m:
             m = re.match(r"^how far (away )?is (?P<np>(the )?[\w ü]+?)( from (here|me))?"
                          r"( on foot| walking| to walk)$", c)
@@ -448,7 +503,9 @@ class Parser:
 
     def _prop_word(self, word: str) -> str | None:
         w = word.strip()
-        w = re.sub(r"^(total|overall|exact|approximate) ", "", w)
+        w = re.sub(r"^(total|overall|exact|approximate|combined|summed|entire|whole|full) ", "", w)
+        if w in ("sill", "sill height", "parapet height"):
+            return "elevation"
         for key, pattern in self.PROPS.items():
             if re.fullmatch(pattern.replace("how ", ""), w) or re.fullmatch(pattern, w):
                 return key
@@ -479,6 +536,13 @@ class Parser:
         return [{"op": "describe", "target": _singular(sel, np_text)}]
 
     def _what_noun(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(which|what) (room|space|floor|level|storey) (is|are) (?P<np>.+?)"
+                     r" (in|on|located in|placed in)$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            if sel is not None:
+                prop = "room" if m.group(2) in ("room", "space") else "storey"
+                return [{"op": "get", "target": _singular(sel, m.group("np")), "property": prop}]
         m = re.match(r"^(what|which) (?P<noun>[a-zü\- ]+?) (is|are|was|were|has|have|stands?|sits?|lies|lie)"
                      r" (?P<rest>.+)$", c)
         if m and (self._class_re.search(m.group("noun")) or self._kind_re.search(m.group("noun"))):
@@ -518,6 +582,13 @@ class Parser:
 
     # ---- changes --------------------------------------------------------------------------
     def _change(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^(see|show( me)?|view|display) (the )?[a-z ]*?(without|minus|but not|with no)"
+                     r"( any of| all)?( the)? (?P<np>.+)$", c)
+        if m:
+            sel = self.selector(m.group("np"), ctx)
+            if sel is not None:
+                sel.pop("limit", None)
+                return [{"op": "hide", "target": sel}]
         m = re.match(r"^(show( me)? only|only show|isolate|just show|show just|focus on|hide everything (but|except)"
                      r"|hide all but|i (only|just) want to see|(only|just) let me see|let me see only|"
                      r"i want to see only)"
@@ -944,6 +1015,17 @@ class Parser:
             sel["name"] = m.group("nm").strip()
             t = t[:m.start()] + " "
 
+        # Two-word names from the file ("upper cabinet", "single flush door") win over storey words.
+        for m in re.finditer(r"\b([a-z]+) ([a-z]+)\b", t):
+            w1, w2 = m.group(1), m.group(2)
+            if w1 in ("the", "a", "an", "all", "my", "this", "that", "of", "in", "on") or not (
+                    self._class_re.fullmatch(w2) or self._kind_re.fullmatch(w2)):
+                continue
+            phrase = f"{w1} {_sg(w2)}"
+            if any(phrase in text for text, _cls in self.lex.all_names):
+                sel["name"] = phrase
+                t = t[:m.start()] + " " + w2 + t[m.end():]
+                break
         # Storey.
         spec = self._storey_spec(t, ctx)
         if spec is not None:
@@ -979,7 +1061,8 @@ class Parser:
 
         # Deictic references.
         ref = None
-        if re.search(r"\b(it|them|they|those ones|these ones|that one|this one|the same ones?|the ones)\b", t):
+        if re.search(r"\b(it|its|them|they|those ones|these ones|that one|this one|the same ones?|the ones|(of|from) "
+                     r"(those|these|them))\b", t):
             ref = "it"
         elif re.search(r"\b(this|that|these|those)\b", t) and not self._class_re.search(t) and room_hit is None \
                 and not self._kind_re.search(t):
@@ -1140,6 +1223,12 @@ class Parser:
                 if any(frag in text and (not classes or cls.startswith(tuple(classes)))
                        for text, cls in self.lex.all_names):
                     return frag
+        # A word right before the noun that names nothing here ("the garage door"): keep it, so that the
+        # request is refused with a clear message instead of picking some other door.
+        last = words[-1] if words else ""
+        if last and len(last) >= 4 and last not in KNOWN_ADJECTIVES and not self._room(" " + last + " ", None) \
+                and last not in MATERIAL_WORDS and last not in STOREY_WORDS:
+            return last
         return None
 
     def _strip_storey(self, t: str) -> str:
@@ -1151,7 +1240,7 @@ class Parser:
         t = re.sub(r"\b(up there|upper|top)\b", " ", t)
         return t
 
-    def _room(self, t: str, ctx: ParseContext) -> tuple[list[str], tuple[int, int]] | None:
+    def _room(self, t: str, ctx: ParseContext | None) -> tuple[list[str], tuple[int, int]] | None:
         folded = fold(t)
         af = ascii_fold(t)
         for entry in self.lex.rooms:
