@@ -4,6 +4,7 @@ parser does not understand; both produce programs that the executor validates an
 from __future__ import annotations
 
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,18 @@ class FrontEnd:
             self._llm = LLMFrontEnd(self._llm_dir)
         return self._llm
 
+    def warm_in_background(self) -> threading.Thread | None:
+        """Load the language model and cache the fixed part of its prompt without blocking the caller."""
+        llm = self.llm()
+        if llm is None or not getattr(llm, "available", False):
+            return None
+        from pyagent.language.llm_prompt import context_from_session
+
+        context = context_from_session(self.session)
+        thread = threading.Thread(target=llm.warm, args=(context,), name="llm-warm", daemon=True)
+        thread.start()
+        return thread
+
     def handle(self, session: Any, text: str) -> Any:
         from pyagent.session import Result
 
@@ -67,7 +80,11 @@ class FrontEnd:
                 """Let the model see query results before its final program; changes are not run here."""
                 if any(s.get("op") not in QUERY_OPS for s in program.get("steps", [])):
                     return {"ok": False, "error": "only query steps can be looked at before the final program"}
-                return session.do(program, source="llm-probe").to_json()
+                memory = list(session.executor.last_ids)
+                try:
+                    return session.do(program, source="llm-probe").to_json()
+                finally:
+                    session.executor.last_ids = memory  # a look before answering is not part of the dialogue
 
             proposal = llm.propose(text, context_from_session(session), run_query)
             if proposal.program is not None:

@@ -577,6 +577,9 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
 
     started = time.monotonic()
     session = Session.open(args.ifc)
+    front = session.front_end()
+    if front is not None:
+        front.warm_in_background()  # the language model, when one is installed, loads while engines connect
     speech_problem = "started with --no-speech" if args.no_speech else ""
     if speech is None and not args.no_speech:
         speech, speech_problem = _default_speech()
