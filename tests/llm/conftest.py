@@ -21,8 +21,10 @@ def tiny_model_dir(request: pytest.FixtureRequest) -> Path:
     if missing:
         pytest.skip(f"building the tiny model needs {', '.join(missing)} (pip install -e '.[llmbuild]')")
     from pyagent.language.llm_build import build_tiny_model
+    from pyagent.paths import cache_dir
 
-    folder = Path(request.config.cache.mkdir("llm-tiny")) / "model"
+    # The project cache (not pytest's, which CI may disable): rebuilt only when its inputs change.
+    folder = cache_dir() / "test-models" / "llm-tiny"
     build_tiny_model(folder)
     return folder
 
