@@ -43,11 +43,16 @@ def open_ifc(path: str | Path) -> ifcopenshell.file:
         raise IfcLoadError(f"{p}: the file is truncated (no END-ISO-10303-21 at its end)")
     try:
         model = ifcopenshell.open(str(p))
-    except (RuntimeError, OSError, ValueError, SyntaxError) as exc:
+    except (ifcopenshell.Error, RuntimeError, OSError, ValueError, SyntaxError) as exc:
         raise IfcLoadError(f"{p}: the IFC file cannot be read: {exc}") from exc
     schema = model.schema.upper()
     if not schema.startswith(SUPPORTED_SCHEMAS):
         raise IfcLoadError(f"{p}: schema {model.schema} is not supported (use IFC2X3 or IFC4)")
     if not model.by_type("IfcProject"):
         raise IfcLoadError(f"{p}: the file has no IfcProject, so it is not a building model")
+    from pyagent.ifccheck import reference_cycle  # a loop would crash the geometry kernel
+
+    loop = reference_cycle(model)
+    if loop is not None:
+        raise IfcLoadError(f"{p}: the file is damaged: its references go round in a loop ({loop})")
     return model
