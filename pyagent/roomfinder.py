@@ -26,6 +26,7 @@ class RoomFinder:
     """Point-in-room tests: the plan footprint (upward faces of the space's body) and its height range."""
 
     rooms: list[_Room] = field(default_factory=list)
+    _box_cache: np.ndarray | None = None
 
     @classmethod
     def from_meshes(cls, spaces: list[Element], meshes: MeshSet) -> RoomFinder:
@@ -47,16 +48,25 @@ class RoomFinder:
         rooms.sort(key=lambda r: r.area)  # smallest first: nested spaces win
         return cls(rooms)
 
+    def _boxes(self) -> np.ndarray:
+        if self._box_cache is None or len(self._box_cache) != len(self.rooms):
+            self._box_cache = np.array([[r.bmin[0], r.bmin[1], r.zmin, r.bmax[0], r.bmax[1], r.zmax]
+                                        for r in self.rooms], float).reshape(-1, 6)
+        return self._box_cache
+
     def room_at(self, point: np.ndarray, z_tolerance: float = 0.3, min_floor: float = -np.inf,
                 exclude: str | None = None) -> str | None:
         """The room whose footprint holds the point and whose height range (with tolerance) spans it."""
         x, y, z = float(point[0]), float(point[1]), float(point[2])
-        for r in self.rooms:
-            if not (r.zmin - z_tolerance <= z <= r.zmax + z_tolerance) or r.zmin < min_floor or r.id == exclude:
-                continue
-            if not (r.bmin[0] - 1e-6 <= x <= r.bmax[0] + 1e-6 and r.bmin[1] - 1e-6 <= y <= r.bmax[1] + 1e-6):
-                continue
-            if _in_any_triangle(r.tris, x, y):
+        if not self.rooms:
+            return None
+        bx = self._boxes()
+        cand = np.nonzero((bx[:, 0] - 1e-6 <= x) & (x <= bx[:, 3] + 1e-6) & (bx[:, 1] - 1e-6 <= y)
+                          & (y <= bx[:, 4] + 1e-6) & (bx[:, 2] - z_tolerance <= z) & (z <= bx[:, 5] + z_tolerance)
+                          & (bx[:, 2] >= min_floor))[0]
+        for i in cand:  # rooms are sorted smallest first, so the first hit is the innermost
+            r = self.rooms[i]
+            if r.id != exclude and _in_any_triangle(r.tris, x, y):
                 return r.id
         return None
 

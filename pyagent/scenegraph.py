@@ -35,6 +35,7 @@ class SceneGraph:
     graph: nx.MultiDiGraph
     nav: nx.Graph  # nodes: room ids, door ids, stair ids, OUTSIDE; weights in metres
     finder: RoomFinder
+    _pvs: dict[str, set[str]] = field(default_factory=dict)
 
     # ---- relations -------------------------------------------------------------------------
     def related(self, gid: str, rel: str, reverse: bool = False) -> list[str]:
@@ -54,6 +55,34 @@ class SceneGraph:
 
     def room_at(self, point: np.ndarray) -> str | None:
         return self.finder.room_at(point)
+
+    def potentially_visible(self, room: str) -> set[str]:
+        """Rooms that can be seen into from ``room``: itself, rooms joined to it by open passages (no
+        wall between), and the outside when it has windows. Closed doors and walls block the view."""
+        cached = self._pvs.get(room)
+        if cached is not None:
+            return cached
+        seen = {room}
+        todo = [room]
+        nav = self.nav
+        while todo:
+            r = todo.pop()
+            if r not in nav:
+                continue
+            for n in nav.neighbors(r):
+                if nav.nodes[n].get("kind") != "passage":
+                    continue
+                for other in nav.neighbors(n):
+                    if nav.nodes[other].get("kind") == "room" and other not in seen:
+                        seen.add(other)
+                        todo.append(other)
+        windows = any(self.graph.nodes[w].get("ifc_class", "").startswith("IfcWindow")
+                      and OUTSIDE in self.related(w, BOUNDS) + [OUTSIDE] for r in seen
+                      for w in self.boundaries_of_room(r))
+        if windows:
+            seen.add(OUTSIDE)
+        self._pvs[room] = seen
+        return seen
 
     # ---- navigation ----------------------------------------------------------------------
     def route(self, start: np.ndarray, start_room: str | None, goal: str, goal_point: np.ndarray) -> Route | None:

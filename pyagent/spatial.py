@@ -14,7 +14,7 @@ other opaque elements.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -51,6 +51,26 @@ class SpatialIndex:
     tri_owner: np.ndarray
     tri_start: np.ndarray  # (N+1,) offsets of each element's triangles (0 length for non-occluders)
     facing: np.ndarray  # (N,) outward plan direction in degrees, NaN where none
+    structure: np.ndarray  # (N,) bool: site, building, storey, space
+    occ_rows: np.ndarray  # rows of the occluders
+    storey_of: np.ndarray  # (N,) object array of storey GlobalIds (or None)
+    _class_masks: dict[frozenset[str], np.ndarray] = field(default_factory=dict)
+
+    def class_mask(self, wanted: frozenset[str]) -> np.ndarray:
+        """Rows whose element is of one of the wanted classes (by supertype or predefined type), cached."""
+        mask = self._class_masks.get(wanted)
+        if mask is None:
+            from pyagent.vocabulary import class_matches
+
+            b = self.building
+            kinds = [(e.ifc_class, e.properties.get("PredefinedType")) for e in (b.elements[g] for g in self.ids)]
+            verdict = {k: class_matches(b.schema, k[0], k[1], set(wanted)) for k in set(kinds)}
+            mask = np.fromiter((verdict[k] for k in kinds), bool, len(kinds))
+            self._class_masks[wanted] = mask
+        return mask
+
+    def rows_of(self, ids: set[str] | list[str]) -> np.ndarray:
+        return np.array([self.index[g] for g in ids if g in self.index], int)
 
     @classmethod
     def build(cls, building: Building, meshes: MeshSet) -> SpatialIndex:
@@ -73,8 +93,12 @@ class SpatialIndex:
         tris = np.concatenate(tris_l).astype(np.float64) if tris_l else np.zeros((0, 3, 3))
         owner = np.repeat(np.arange(len(ids)), np.diff(starts))
         facing = np.array([np.nan if e.facing_deg is None else e.facing_deg for e in els], float)
+        structure = np.array([e.ifc_class in ("IfcSite", "IfcBuilding", "IfcBuildingStorey", "IfcSpace")
+                              for e in els], bool)
+        storey_of = np.array([e.storey for e in els], dtype=object)
         return cls(building, ids, index, bmin, bmax, (bmin + bmax) / 2.0, occluder,
-                   tris[:, 0], tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0], owner, starts, facing)
+                   tris[:, 0], tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0], owner, starts, facing,
+                   structure, np.nonzero(occluder)[0], storey_of)
 
     # ---- where the user is -----------------------------------------------------------------
     def storey_of_point(self, z: float) -> Storey | None:
@@ -172,21 +196,23 @@ class SpatialIndex:
         targets = self.sample_points(row, eye)
         lo = np.minimum(eye, targets.min(axis=0)) - 1e-6
         hi = np.maximum(eye, targets.max(axis=0)) + 1e-6
-        cand = self.occluder & np.all(self.bmax >= lo, axis=1) & np.all(self.bmin <= hi, axis=1)
-        cand[row] = False
+        occ = self.occ_rows
+        ob_min, ob_max = self.bmin[occ], self.bmax[occ]
+        hit = ((ob_max[:, 0] >= lo[0]) & (ob_min[:, 0] <= hi[0]) & (ob_max[:, 1] >= lo[1]) & (ob_min[:, 1] <= hi[1])
+               & (ob_max[:, 2] >= lo[2]) & (ob_min[:, 2] <= hi[2]))
+        rows = occ[hit]
+        rows = rows[rows != row]
         if ignore is not None:
-            cand &= ~ignore
-        rows = np.nonzero(cand)[0]
+            rows = rows[~ignore[rows]]
         if not len(rows):
             return True
-        tri = np.concatenate([np.arange(self.tri_start[r], self.tri_start[r + 1]) for r in rows])
-        if not len(tri):
+        starts, stops = self.tri_start[rows], self.tri_start[rows + 1]
+        counts = stops - starts
+        if not counts.sum():
             return True
-        v0, e1, e2 = self.tri_v0[tri], self.tri_e1[tri], self.tri_e2[tri]
-        for target in targets:
-            if not _segment_hits(eye, target, v0, e1, e2):
-                return True
-        return False
+        tri = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        blocked = _segments_blocked(eye, targets, self.tri_v0[tri], self.tri_e1[tri], self.tri_e2[tri])
+        return not bool(blocked.all())
 
     def in_view(self, pose: Pose, rows: np.ndarray) -> np.ndarray:
         d = self.centre[rows] - pose.position
@@ -204,6 +230,29 @@ class SpatialIndex:
         for k in np.nonzero(out)[0]:
             out[k] = self.line_of_sight(pose.position, int(rows[k]), ignore)
         return out
+
+
+def _segments_blocked(origin: np.ndarray, targets: np.ndarray, v0: np.ndarray, e1: np.ndarray,
+                      e2: np.ndarray) -> np.ndarray:
+    """For each target: does the open segment origin->target cross any triangle? (Möller–Trumbore,
+    all segments against all triangles in one pass, cross products written out.)"""
+    d = targets - origin  # (S, 3)
+    length = np.linalg.norm(d, axis=1)
+    d = d / np.maximum(length, 1e-9)[:, None]
+    dx, dy, dz = d[:, 0][:, None], d[:, 1][:, None], d[:, 2][:, None]  # (S, 1)
+    e1x, e1y, e1z = e1[:, 0], e1[:, 1], e1[:, 2]  # (T,)
+    e2x, e2y, e2z = e2[:, 0], e2[:, 1], e2[:, 2]
+    px, py, pz = dy * e2z - dz * e2y, dz * e2x - dx * e2z, dx * e2y - dy * e2x  # (S, T)
+    det = e1x * px + e1y * py + e1z * pz
+    ok = np.abs(det) > 1e-12
+    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
+    sx, sy, sz = origin[0] - v0[:, 0], origin[1] - v0[:, 1], origin[2] - v0[:, 2]  # (T,)
+    u = (sx * px + sy * py + sz * pz) * inv
+    qx, qy, qz = sy * e1z - sz * e1y, sz * e1x - sx * e1z, sx * e1y - sy * e1x  # (T,)
+    v = (dx * qx + dy * qy + dz * qz) * inv
+    t = (e2x * qx + e2y * qy + e2z * qz) * inv
+    hit = ok & (u >= 0) & (v >= 0) & (u + v <= 1) & (t > 1e-4) & (t < length[:, None] - 1e-3)
+    return hit.any(axis=1) & (length > 1e-9)
 
 
 def _segment_hits(origin: np.ndarray, target: np.ndarray, v0: np.ndarray, e1: np.ndarray,

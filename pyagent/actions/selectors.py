@@ -12,7 +12,7 @@ from pyagent.actions.state import SceneState
 from pyagent.model import OUTSIDE, Building, Element, Pose, Storey
 from pyagent.scenegraph import SceneGraph
 from pyagent.spatial import NEAR_M, NEXT_TO_M, SpatialIndex
-from pyagent.vocabulary import KIND_WORDS, class_matches, class_noun, plural
+from pyagent.vocabulary import KIND_WORDS, class_noun, plural
 
 DIRECTIONAL = ("in_front", "behind", "left", "right")
 SIDE_WORDS = {"in_front": "in front of you", "behind": "behind you", "left": "to your left", "right": "to your right"}
@@ -195,6 +195,7 @@ class Resolver:
         self.ctx = ctx
         self.b = ctx.building
         self.sp = ctx.spatial
+        self._needs_reach = False
 
     # ---- entry point ----------------------------------------------------------------------
     def resolve(self, sel: dict[str, Any], need_one: bool = False) -> list[str]:
@@ -275,9 +276,10 @@ class Resolver:
         if explicit is not None:
             return np.array([self.sp.index[g] for g in explicit if g in self.sp.index and g not in deleted], int)
         wants_structure = any(c in STRUCTURE for c in sel.get("class") or [])
-        rows = [i for i, g in enumerate(self.sp.ids)
-                if g not in deleted and (wants_structure or b.elements[g].ifc_class not in STRUCTURE)]
-        return np.array(rows, int)
+        keep = np.ones(len(self.sp.ids), bool) if wants_structure else ~self.sp.structure
+        if deleted:
+            keep[self.sp.rows_of(deleted)] = False
+        return np.nonzero(keep)[0]
 
     def _rows(self, sel: dict[str, Any]) -> np.ndarray:
         ctx, b, sp = self.ctx, self.b, self.sp
@@ -285,16 +287,14 @@ class Resolver:
         els = b.elements
         ids = sp.ids
         if sel.get("class"):
-            wanted = set(sel["class"])
-            rows = rows[[class_matches(b.schema, els[ids[r]].ifc_class, els[ids[r]].properties.get("PredefinedType"),
-                                       wanted) for r in rows]]
+            rows = rows[sp.class_mask(frozenset(sel["class"]))[rows]]
         if sel.get("kind"):
             rows = rows[[_matches_kind(els[ids[r]], sel["kind"]) for r in rows]]
         if sel.get("name"):
             rows = rows[[_matches_name(els[ids[r]], sel["name"]) for r in rows]]
         if sel.get("storey"):
             st = resolve_storey(b, ctx, sel["storey"])
-            rows = rows[[els[ids[r]].storey == st.id for r in rows]]
+            rows = rows[sp.storey_of[rows] == st.id]
         if sel.get("room"):
             rooms = set(resolve_room(b, ctx, sel["room"]))
             rows = rows[[bool(els[ids[r]].room in rooms or rooms & set(els[ids[r]].sides)) for r in rows]]
@@ -311,6 +311,11 @@ class Resolver:
             excluded = set(Resolver(ctx).resolve(sel["except"]))
             rows = rows[[ids[r] not in excluded for r in rows]]
         rows = self._order(rows, sel, pose_relative)
+        if self._needs_reach:
+            self._needs_reach = False
+            want = (sel.get("ordinal") or 0) + (sel.get("limit") or 0) if (sel.get("ordinal") or sel.get("limit")) \
+                else None
+            rows = self._reachable(rows, want)
         if sel.get("ordinal"):
             k = sel["ordinal"] - 1
             if k >= len(rows):
@@ -425,14 +430,29 @@ class Resolver:
         # Pose-relative and on the user's storey only: nothing through a slab.
         rows = rows[sp.on_band(rows, band)]
         if kind in DIRECTIONAL:
-            rows = rows[sp.sector_mask(pose, rows, kind)]
-            return self._reachable(rows), True
+            self._needs_reach = True  # filtered lazily, nearest first, once the order is known
+            return rows[sp.sector_mask(pose, rows, kind)], True
         if kind in ("near", "within", "next_to"):
             limit = rel.get("distance", NEAR_M if kind != "next_to" else NEXT_TO_M)
             return rows[sp.distances(pose.position, rows) <= limit], True
         if kind == "visible":
+            room = ctx.user_room()
+            if room is not None:
+                pvs = ctx.graph.potentially_visible(room)
+                els = self.b.elements
+                rows = rows[[not self._culled(els[sp.ids[r]], pvs) for r in rows]]
             return rows[sp.visible_mask(pose, rows, self._ignore_mask())], True
         raise SelectionError(f"unknown relation '{kind}'")
+
+    @staticmethod
+    def _culled(el: Element, pvs: set[str]) -> bool:
+        """Portal culling: an element of rooms none of which can be seen into from the user's room is
+        out of sight (walls and closed doors between); one of no room is out of sight unless the user
+        can see outside."""
+        rooms = ({el.room} if el.room else set()) | {r for r in el.sides if r != OUTSIDE}
+        if rooms:
+            return not (rooms & pvs)
+        return OUTSIDE not in pvs and OUTSIDE in el.sides
 
     def _ignore_mask(self) -> np.ndarray:
         """Hidden and deleted elements do not block the view."""
@@ -442,18 +462,24 @@ class Resolver:
                 mask[self.sp.index[g]] = True
         return mask
 
-    def _reachable(self, rows: np.ndarray) -> np.ndarray:
+    def _reachable(self, rows: np.ndarray, want: int | None = None) -> np.ndarray:
         """What the user could mean by a direction: things in (or bounding) the user's room, or in
-        line of sight. Not what is behind a wall or slab."""
+        line of sight. Not what is behind a wall or slab. With ``want``, stops once that many are found
+        (rows come nearest first)."""
         ctx, sp = self.ctx, self.sp
         room = ctx.user_room()
+        pvs = ctx.graph.potentially_visible(room) if room is not None else None
         keep = np.zeros(len(rows), bool)
         ignore = None
         for k, r in enumerate(rows):
+            if want is not None and int(keep.sum()) >= want:
+                break
             el = self.b.elements[sp.ids[r]]
             if room is not None and (el.room == room or room in el.sides):
                 keep[k] = True
                 continue
+            if pvs is not None and self._culled(el, pvs):
+                continue  # in a room that cannot be seen into from here: no ray needed
             if ignore is None:
                 ignore = self._ignore_mask()
             keep[k] = sp.line_of_sight(ctx.pose.position, int(r), ignore)
