@@ -438,11 +438,35 @@ class Resolver:
         if kind == "visible":
             room = ctx.user_room()
             if room is not None:
-                pvs = ctx.graph.potentially_visible(room)
+                pvs = self._pvs(room)
                 els = self.b.elements
                 rows = rows[[not self._culled(els[sp.ids[r]], pvs) for r in rows]]
             return rows[sp.visible_mask(pose, rows, self._ignore_mask())], True
         raise SelectionError(f"unknown relation '{kind}'")
+
+    def _pvs(self, room: str) -> set[str]:
+        """Rooms in sight from ``room``: the static set, widened through walls and doors that are
+        hidden or deleted (they no longer block the view)."""
+        graph = self.ctx.graph
+        seen = set(graph.potentially_visible(room))
+        opened = self.ctx.state.hidden | self.ctx.state.deleted
+        if not opened:
+            return seen
+        todo = [r for r in seen if r != OUTSIDE]
+        while todo:
+            r = todo.pop()
+            for b in graph.boundaries_of_room(r):
+                if b not in opened:
+                    continue
+                for other in self.b.elements[b].sides:
+                    if other not in seen:
+                        more = graph.potentially_visible(other) if other != OUTSIDE else {OUTSIDE}
+                        for m in more | {other}:
+                            if m not in seen:
+                                seen.add(m)
+                                if m != OUTSIDE:
+                                    todo.append(m)
+        return seen
 
     @staticmethod
     def _culled(el: Element, pvs: set[str]) -> bool:
@@ -468,7 +492,7 @@ class Resolver:
         (rows come nearest first)."""
         ctx, sp = self.ctx, self.sp
         room = ctx.user_room()
-        pvs = ctx.graph.potentially_visible(room) if room is not None else None
+        pvs = self._pvs(room) if room is not None else None
         keep = np.zeros(len(rows), bool)
         ignore = None
         for k, r in enumerate(rows):
