@@ -42,10 +42,24 @@ def cmd_load(args: argparse.Namespace) -> int:
 
 
 def cmd_script(args: argparse.Namespace) -> int:
+    from pyagent.journal import JournalError
     from pyagent.script import run_script
+    from pyagent.session import Session
 
-    session = _open(args.ifc)
-    run_script(session, sys.stdin, sys.stdout)
+    journal = True if args.journal == "default" else args.journal
+    try:
+        # Every acknowledged line is on disk: poses too (interval 0), not only changes.
+        session = Session.open(args.ifc, journal_dir=journal, fresh=args.fresh, save_dir=args.save_dir,
+                               pose_interval_s=0.0)
+    except JournalError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if journal:
+        print(session.restore_report.summary(), file=sys.stderr)
+    try:
+        run_script(session, sys.stdin, sys.stdout)
+    finally:
+        session.close()
     return 0
 
 
@@ -106,6 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_load)
     p = sub.add_parser("script", help="scripted session: JSON lines on stdin, one JSON line out per line")
     p.add_argument("--ifc", required=True)
+    p.add_argument("--journal", nargs="?", const="default", default=None, metavar="DIR",
+                   help="journal every change (default folder .cache/sessions/<file sha>/) and restore it on start")
+    p.add_argument("--fresh", action="store_true", help="with --journal: keep the old journal aside, start anew")
+    p.add_argument("--save-dir", default=None, help="where 'save' writes revisions (default: next to the IFC file)")
     p.set_defaults(func=cmd_script)
     p = sub.add_parser("query", help="run one action program (JSON file)")
     p.add_argument("--ifc", required=True)

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pyagent.actions.executor import ExecResult, Executor
+from pyagent.actions.schema import load_schema
 from pyagent.actions.state import SceneState
 from pyagent.loader import LoadedBuilding, load
 from pyagent.model import Building, Pose
+from pyagent.persistence import DEFAULT_POSE_INTERVAL_S, Persistence, RestoreReport, default_journal_dir
 from pyagent.scenegraph import SceneGraph, build_scene_graph
 from pyagent.spatial import SpatialIndex
+
+# The schema's coordinate range (vec3): a pose outside it could not be written as a valid state.
+COORD_LIMIT = float(load_schema()["$defs"]["vec3"]["items"]["maximum"])
 
 
 @dataclass
@@ -43,13 +49,34 @@ class Session:
         self.revision = 0
         self._front: Any = None
         self.scene.pose = self.default_pose()
+        # Journal, saving to IFC and review notes (sets executor.saver and executor.noter).
+        self.persistence = Persistence(self)
+        self.restore_report = RestoreReport()
 
     @classmethod
-    def open(cls, path: str | Path, cache: Path | None = None, use_cache: bool = True) -> Session:
+    def open(cls, path: str | Path, cache: Path | None = None, use_cache: bool = True,
+             journal_dir: str | Path | bool | None = None, fresh: bool = False, save_dir: str | Path | None = None,
+             pose_interval_s: float = DEFAULT_POSE_INTERVAL_S) -> Session:
+        """Open a building. ``journal_dir``: None/False for no journal, True for the default folder
+        (``.cache/sessions/<file sha>/``), or a folder; an existing journal there is replayed, so the
+        session continues exactly where it was (``fresh`` keeps the old journal aside and starts anew).
+        ``save_dir``: where ``save`` writes revisions (default: next to the source file)."""
         loaded = load(path, cache=cache, use_cache=use_cache)
         graph = build_scene_graph(loaded.building, loaded.meshes)
         spatial = SpatialIndex.build(loaded.building, loaded.meshes)
-        return cls(loaded, graph, spatial)
+        session = cls(loaded, graph, spatial)
+        p = session.persistence
+        p.pose_interval_s = max(0.0, float(pose_interval_s))
+        if save_dir is not None:
+            p.save_dir = Path(save_dir)
+        if journal_dir is not None and journal_dir is not False:
+            folder = default_journal_dir(loaded.building.file_hash) if journal_dir is True else Path(journal_dir)
+            session.restore_report = p.open_journal(folder, fresh=fresh)
+        return session
+
+    def close(self) -> None:
+        """Flush and release the journal (the session stays usable without one)."""
+        self.persistence.close()
 
     @property
     def glb_path(self) -> Path:
@@ -76,24 +103,45 @@ class Session:
 
     # ---- the ways in ----------------------------------------------------------------------
     def set_pose(self, pose: Pose) -> None:
+        """Raises ``ValueError`` (pose unchanged) for a pose outside the schema's coordinate range."""
+        pos = [float(v) for v in pose.position]
+        if len(pos) != 3 or not all(math.isfinite(v) and abs(v) <= COORD_LIMIT for v in pos) or not (
+                math.isfinite(pose.yaw) and math.isfinite(pose.pitch) and abs(pose.yaw) <= 1e6):
+            raise ValueError(f"pose must have finite coordinates within ±{COORD_LIMIT:g} m and a finite heading")
         self.scene.pose = pose
+        self.persistence.pose_changed()
 
     def select(self, ids: list[str]) -> Result:
-        unknown = [g for g in ids if g not in self.building.elements]
+        props = {p["id"] for p in self.scene.props}
+        unknown = [g for g in ids if g not in self.building.elements and g not in props]
         if unknown:
-            return Result(False, None, f"I don't know the element {unknown[0]}.", None,
-                          f"unknown element id {unknown[0]}")
-        self.scene.selected = list(ids)
+            return Result(False, None, f"I don't know the element {str(unknown[0])[:40]}.", None,
+                          f"unknown element id {str(unknown[0])[:40]}")
+        ids = list(dict.fromkeys(ids))
+        self.persistence.before_change()
+        self.scene.selected = ids
         if ids:
             self.executor.last_ids = list(ids)
         self.revision += 1
+        failure = self.persistence.commit("select", ids)
+        if failure:
+            return Result(False, None, f"Sorry, {failure}.", None, failure)
         return Result(True, None, "Selected." if ids else "Selection cleared.")
 
     def do(self, program: Any, source: str = "program") -> Result:
         t = time.perf_counter()
-        r: ExecResult = self.executor.run(program)
+        self.persistence.before_change()
+        try:
+            r: ExecResult = self.executor.run(program)
+        except RecursionError:  # a hostile program nested deeper than the validator can follow
+            r = ExecResult(False, "I could not understand that request.", None,
+                           "invalid program: it is nested too deeply")
         if r.changed:
             self.revision += 1
+        failure = self.persistence.commit("do", program, program, r.ok, r.changed)
+        if failure:
+            return Result(False, program if isinstance(program, dict) else None, f"Sorry, {failure}.", None, failure,
+                          source, {"execute": time.perf_counter() - t})
         return Result(r.ok, program if isinstance(program, dict) else None, r.answer, r.value, r.error, source,
                       {"execute": time.perf_counter() - t})
 
@@ -102,7 +150,18 @@ class Session:
         if front is None:
             return Result(False, None, "I can't understand speech or text yet.", None,
                           "the language front end is not available")
-        return front.handle(self, text)
+        p = self.persistence
+        p.before_change()
+        p.transcript = text
+        try:
+            r = front.handle(self, text)
+        finally:
+            p.transcript = None
+        # Changes the front end made other than through do() are journaled here.
+        failure = p.commit("say", text, r.program, r.ok)
+        if failure:
+            return Result(False, r.program, f"Sorry, {failure}.", None, failure, r.source, r.timings)
+        return r
 
     def front_end(self) -> Any:
         if self._front is None:

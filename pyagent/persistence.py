@@ -1,0 +1,576 @@
+"""Never lose the user's work: the journal, saving to IFC and review notes, wired into a ``Session``.
+
+- Every applied change (a ``do``/``say`` that changed something, a selection, undo/redo, a teleport) is
+  appended to the session journal and fsync'ed *before* the request returns; if the journal cannot
+  be written the change is rolled back and the request fails, so memory and disk never disagree.
+- Poses are journaled without fsync (they survive a killed process, and the next change's fsync
+  covers them), at most every ``pose_interval_s`` if that is set (a pose held back is written before
+  the next change and on ``close``); long journals are compacted into a checkpoint.
+- Opening a session with a journal replays it: the state, the undo/redo history, the revision, the
+  and the conversational "it" come back exactly as they were acknowledged.
+- ``executor.saver`` writes a new IFC revision (``pyagent.ifcsave``) plus the review notes as a
+  ``.bcfzip`` next to it; ``executor.noter`` records a BCF topic (``pyagent.bcf``) from the user's pose.
+"""
+
+from __future__ import annotations
+
+import copy
+import getpass
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pyagent.actions.executor import StepError
+from pyagent.actions.schema import def_validator, schema_errors
+from pyagent.actions.state import SceneState, Snapshot
+from pyagent.bcf import BcfError, TopicStore, make_topic, project_id_for, write_bcfzip
+from pyagent.ifcsave import SaveError, SaveReport, next_revision_path, safe_stem, save_revision, writable_folder
+from pyagent.journal import JOURNAL_VERSION, Journal, JournalError, apply_delta, state_delta
+from pyagent.model import Pose
+from pyagent.paths import cache_dir
+from pyagent.props import PROPS
+
+if TYPE_CHECKING:
+    from pyagent.session import Session
+
+DEFAULT_POSE_INTERVAL_S = 0.0  # every distinct pose is written (no fsync); compaction bounds the file
+COMPACT_RECORDS = 5000
+COMPACT_BYTES = 32 << 20
+MAX_INPUT_CHARS = 16_384
+HISTORY_OPS = ("undo", "redo")
+GID_RE = re.compile(r"^[0-9A-Za-z_$]{22}$")
+
+__all__ = ["Persistence", "RestoreReport", "JournalError", "default_journal_dir", "safe_child"]
+
+
+def default_journal_dir(file_hash: str) -> Path:
+    """``.cache/sessions/<file sha>/``: one journal per IFC file content."""
+    return cache_dir() / "sessions" / file_hash[:24]
+
+
+def safe_child(base: Path, name: str) -> Path:
+    """``base / name`` when that stays inside ``base``; ``ValueError`` for anything that tries to leave it
+    (``..``, absolute paths, links pointing out)."""
+    if not name or "\x00" in name:
+        raise ValueError("empty or invalid file name")
+    root = base.resolve()
+    target = (root / name).resolve()
+    if target != root and root not in target.parents:
+        raise ValueError(f"{name!r} is outside {base}")
+    return target
+
+
+def _author() -> str:
+    try:
+        return getpass.getuser() or "reviewer"
+    except (KeyError, OSError):
+        return "reviewer"
+
+
+def _edits(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != "pose"}
+
+
+def _same(a: list[Any], b: list[Any]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _snap_json(s: Snapshot) -> dict[str, Any]:
+    return {"edits": s.edits, "pose": s.pose, "label": s.label}
+
+
+def _trim(payload: Any) -> Any:
+    try:
+        text = json.dumps(payload, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(payload)[:MAX_INPUT_CHARS]
+    return payload if len(text) <= MAX_INPUT_CHARS else f"({len(text)} characters, not kept)"
+
+
+@lru_cache(maxsize=8)
+def _validator(name: str) -> Any:
+    return def_validator(name)
+
+
+def _check(name: str, value: Any) -> None:
+    error = next(iter(_validator(name).iter_errors(value)), None)
+    if error is not None:
+        raise ValueError(f"{name}: {error.message}")
+
+
+@dataclass
+class RestoreReport:
+    folder: Path | None = None
+    changes: int = 0  # change records replayed
+    poses: int = 0
+    checkpoint: bool = False
+    revision: int = 0
+    topics: int = 0
+    set_aside: list[Path] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        if self.folder is None:
+            return "no journal"
+        text = (f"journal {self.folder}: restored {self.changes} change(s)"
+                f"{' from a checkpoint' if self.checkpoint else ''}, revision {self.revision}, {self.topics} note(s)")
+        for p in self.set_aside:
+            text += f"; kept the old journal as {p.name}"
+        for p in self.problems:
+            text += f"; {p}"
+        return text
+
+
+class Persistence:
+    """The session's durable side: journal, saved revisions and review notes."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.journal: Journal | None = None
+        self.topics = TopicStore(None)
+        self.save_dir: Path | None = None
+        self.pose_interval_s = DEFAULT_POSE_INTERVAL_S
+        self.author = _author()
+        self.transcript: str | None = None
+        self.last_save: SaveReport | None = None
+        self.last_bcf: Path | None = None
+        self._pending_pose = False
+        self._last_pose_write = 0.0
+        self._new_topics: list[str] = []
+        self._view_state: dict[str, Any] = {}
+        self._view_undo: list[Snapshot] = []
+        self._view_redo: list[Snapshot] = []
+        self._view_rev = 0
+        self._view_dialogue: dict[str, Any] = {}
+        session.executor.saver = self.save
+        session.executor.noter = self.note
+
+    # ---- the journal ----------------------------------------------------------------------
+    def open_journal(self, folder: Path, fresh: bool = False) -> RestoreReport:
+        """Use the journal in ``folder``: replay it into the session (unless ``fresh``: then the old one
+        is kept aside). Raises ``JournalError`` when another agent holds it."""
+        s = self.session
+        b = s.building
+        journal = Journal(Path(folder), b.file_hash, str(b.path))
+        journal.acquire()
+        report = RestoreReport(folder=Path(folder))
+        try:
+            if fresh:
+                for aside in (journal.set_aside("previous"), _set_aside_topics(Path(folder), "previous")):
+                    if aside:
+                        report.set_aside.append(aside)
+            contents = journal.read()
+            rewrite = False
+            if contents.header is not None and (contents.header.get("sha256") != b.file_hash
+                                                or contents.header.get("version") != JOURNAL_VERSION):
+                reason = "other-file" if contents.header.get("sha256") != b.file_hash else "old-version"
+                report.problems.append("the journal there belongs to another version of the file; started afresh")
+                for aside in (journal.set_aside(reason), _set_aside_topics(Path(folder), reason)):
+                    if aside:
+                        report.set_aside.append(aside)
+            elif contents.header is not None or contents.damaged_line is not None:
+                used = self._replay(contents.records, report)
+                if contents.damaged_line is not None or used < len(contents.records):
+                    if contents.problem:
+                        report.problems.append(contents.problem + "; restored what came before it")
+                    aside = journal.set_aside("damaged")
+                    if aside:
+                        report.set_aside.append(aside)
+                    rewrite = True
+                journal.records_since_checkpoint = len(contents.records)
+            if contents.torn_tail and not rewrite and journal.path.exists():
+                journal.truncate(contents.good_bytes)  # the next record must start on a fresh line
+            self.journal = journal
+            self.topics = TopicStore(Path(folder) / "topics")
+            report.problems.extend(self.topics.load())
+            report.topics = len(self.topics.topics)
+            self._snapshot_view()
+            if rewrite or journal.records_since_checkpoint >= COMPACT_RECORDS:
+                journal.rewrite([self._checkpoint_record()])
+        except OSError as exc:
+            journal.close()
+            self.journal = None
+            raise JournalError(f"cannot use the journal in {folder}: {exc}") from exc
+        report.revision = s.revision
+        return report
+
+    def _replay(self, records: list[dict[str, Any]], report: RestoreReport) -> int:
+        """Apply journal records to the session; returns how many were used (stops at the first bad one)."""
+        s = self.session
+        ex = s.executor
+        state = s.scene.to_json()
+        rev = s.revision
+        dialogue = self._dialogue()
+        used = 0
+        h = ex.history
+        for i, rec in enumerate(records):
+            kept = (list(h.undo), list(h.redo))
+            try:
+                kind = rec.get("k")
+                if kind == "pose":
+                    _check("engine_pose", rec["pose"])
+                    state = {**state, "pose": copy.deepcopy(rec["pose"])}
+                    report.poses += 1
+                elif kind == "checkpoint":
+                    new = self._checked_state(rec["state"])
+                    undo = [self._checked_snapshot(x) for x in rec.get("undo", [])]
+                    redo = [self._checked_snapshot(x) for x in rec.get("redo", [])]
+                    h.undo, h.redo = undo, redo
+                    state = new
+                    rev = int(rec["rev"])
+                    dialogue = self._checked_dialogue(rec.get("dialogue", dialogue))
+                    report.checkpoint = True
+                elif kind == "change":
+                    delta = rec.get("delta", {})
+                    self._check_delta(delta)
+                    new = apply_delta(state, delta)
+                    self._replay_history(rec.get("hist"), state, new)
+                    state = new
+                    rev = int(rec.get("rev", rev))
+                    if "dialogue" in rec:
+                        dialogue = self._checked_dialogue(rec["dialogue"])
+                    report.changes += 1
+                elif kind == "dialogue":
+                    dialogue = self._checked_dialogue(rec["dialogue"])
+                else:
+                    raise ValueError(f"unknown record kind {kind!r}")
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                h.undo, h.redo = kept
+                report.problems.append(f"journal record {i + 2} cannot be replayed ({exc})")
+                break
+            used = i + 1
+        s.scene.restore_edits(_edits(state))
+        s.scene.pose = Pose.from_json(state["pose"])
+        s.revision = rev
+        self._set_dialogue(dialogue)
+        return used
+
+    def _replay_history(self, hist: Any, before: dict[str, Any], after: dict[str, Any]) -> None:
+        h = self.session.executor.history
+        if hist is None:
+            return
+        op = hist["op"]
+        if op == "push":
+            h.push(Snapshot(copy.deepcopy(_edits(before)), copy.deepcopy(before["pose"]) if hist["pose"] else None,
+                            str(hist["label"])))
+        elif op in HISTORY_OPS:
+            n = int(hist["n"])
+            if not 1 <= n <= len(h.undo if op == "undo" else h.redo):
+                raise ValueError(f"{op} of {n} with a shorter history")
+            scene = self.session.scene
+            scene.restore_edits(_edits(before))
+            scene.pose = Pose.from_json(before["pose"])
+            r = self.session.executor.run({"steps": [{"op": op, "count": n}]})
+            if not r.ok or scene.to_json() != after:
+                raise ValueError(f"{op} does not lead to the journaled state")
+        elif op == "full":
+            undo = [self._checked_snapshot(x) for x in hist["undo"]]
+            redo = [self._checked_snapshot(x) for x in hist["redo"]]
+            h.undo, h.redo = undo, redo
+        else:
+            raise ValueError(f"unknown history operation {op!r}")
+
+    # ---- the dialogue: what "it" and "that" mean, and the front end's last steps --------------
+    def _dialogue(self) -> dict[str, Any]:
+        front = getattr(self.session, "_front", None)
+        memory = getattr(front, "memory", None)
+        steps = getattr(memory, "last_steps", None)
+        return {"it": list(self.session.executor.last_ids),
+                "steps": copy.deepcopy(steps) if isinstance(steps, list) else None}
+
+    def _set_dialogue(self, dialogue: dict[str, Any]) -> None:
+        self.session.executor.last_ids = list(dialogue["it"])
+        steps = dialogue.get("steps")
+        front = self.session.front_end() if steps is not None else getattr(self.session, "_front", None)
+        memory = getattr(front, "memory", None)
+        if memory is not None and hasattr(memory, "last_steps"):
+            memory.last_steps = copy.deepcopy(steps) if steps is not None else []
+
+    def _checked_dialogue(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise ValueError("malformed dialogue")
+        it = self._checked_ids(data.get("it", []))
+        steps = data.get("steps")
+        if steps is not None and (not isinstance(steps, list) or (steps and schema_errors({"steps": steps}))):
+            raise ValueError("the remembered steps are not a valid program")
+        return {"it": it, "steps": copy.deepcopy(steps)}
+
+    # validation of what the journal says (it is data from disk: never trusted blindly)
+    def _checked_ids(self, ids: Any) -> list[str]:
+        """Ids from the journal must be IFC GlobalIds (of elements, or of props placed and maybe removed
+        since: a state can keep the colour of a deleted prop)."""
+        if not isinstance(ids, list) or not all(isinstance(g, str) for g in ids):
+            raise ValueError("ids must be a list of strings")
+        bad = [g for g in ids if not GID_RE.match(g)]
+        if bad:
+            raise ValueError(f"{bad[0][:40]!r} is not an element id")
+        return list(ids)
+
+    def _check_props(self, props: list[Any]) -> None:
+        if not isinstance(props, list):
+            raise ValueError("props must be a list")
+        for p in props:
+            _check("engine_prop", p)
+            if p["asset"] not in PROPS:
+                raise ValueError(f"unknown prop asset {p['asset']!r}")
+            if not GID_RE.match(p["id"]) or p["id"] in self.session.building.elements:
+                raise ValueError(f"bad prop id {p['id'][:40]!r}")
+
+    def _check_delta(self, delta: Any) -> None:
+        if not isinstance(delta, dict):
+            raise ValueError("malformed delta")
+        if "props" in delta:
+            self._check_props(delta["props"])
+        for key in ("hidden", "deleted"):
+            if key in delta:
+                self._checked_ids(delta[key].get("add", []))
+        for key, schema in (("colors", "rgba"), ("transforms", "engine_transform")):
+            if key in delta:
+                if not isinstance(delta[key], dict):
+                    raise ValueError(f"malformed {key}")
+                self._checked_ids(list(delta[key]))
+                for v in delta[key].values():
+                    if v is not None:
+                        _check(schema, v)
+        if "selected" in delta:
+            self._checked_ids(delta["selected"])
+        if "pose" in delta:
+            _check("engine_pose", delta["pose"])
+
+    def _checked_state(self, state: Any) -> dict[str, Any]:
+        _check("engine_state", state)
+        self._check_props(state["props"])
+        for key in ("hidden", "deleted", "selected"):
+            self._checked_ids(state[key])
+        self._checked_ids(list(state["colors"]) + list(state["transforms"]))
+        return copy.deepcopy(state)
+
+    def _checked_snapshot(self, data: Any) -> Snapshot:
+        if not isinstance(data, dict):
+            raise ValueError("malformed history entry")
+        pose = data.get("pose")
+        if pose is not None:
+            _check("engine_pose", pose)
+        edits = self._checked_state({**data["edits"], "pose": {"position": [0, 0, 0], "yaw": 0, "pitch": 0}})
+        return Snapshot(_edits(edits), copy.deepcopy(pose), str(data.get("label", "")))
+
+    # ---- recording ------------------------------------------------------------------------
+    def _snapshot_view(self, state: dict[str, Any] | None = None) -> None:
+        s = self.session
+        ex = s.executor
+        self._view_state = state if state is not None else s.scene.to_json()
+        self._view_undo = list(ex.history.undo)
+        self._view_redo = list(ex.history.redo)
+        self._view_rev = s.revision
+        self._view_dialogue = self._dialogue()
+
+    def _checkpoint_record(self) -> dict[str, Any]:
+        return {"k": "checkpoint", "state": self._view_state, "undo": [_snap_json(x) for x in self._view_undo],
+                "redo": [_snap_json(x) for x in self._view_redo], "rev": self._view_rev,
+                "dialogue": self._view_dialogue, "t": round(time.time(), 3)}
+
+    def before_change(self) -> None:
+        """Called as a request starts: the pending pose goes to the journal first."""
+        self._new_topics = []
+        if self.journal is not None and self._pending_pose:
+            self._write_pose()
+
+    def pose_changed(self) -> None:
+        if self.journal is None:
+            return
+        if time.monotonic() - self._last_pose_write >= self.pose_interval_s:
+            self._write_pose()
+        else:
+            self._pending_pose = True
+
+    def _write_pose(self) -> None:
+        assert self.journal is not None
+        self._pending_pose = False
+        pose = self.session.scene.pose.to_json()
+        if pose == self._view_state.get("pose"):
+            return
+        try:
+            self.journal.append({"k": "pose", "pose": pose}, sync=False)
+        except (OSError, ValueError):
+            return  # only the pose is lost; the next change record carries it
+        self._view_state = {**self._view_state, "pose": pose}
+        self._last_pose_write = time.monotonic()
+
+    def _history_change(self, program: Any) -> dict[str, Any] | None:
+        h = self.session.executor.history
+        u0, r0, u1, r1 = self._view_undo, self._view_redo, h.undo, h.redo
+        if _same(u0, u1) and _same(r0, r1):
+            return None
+        steps = program.get("steps") if isinstance(program, dict) else None
+        op = steps[0].get("op") if isinstance(steps, list) and len(steps) == 1 and isinstance(steps[0], dict) else None
+        if op == "undo":
+            k = len(r1) - len(r0)
+            if k > 0 and _same(r1[:len(r0)], r0) and _same(u1, u0[:len(u0) - k]):
+                return {"op": "undo", "n": k}
+        elif op == "redo":
+            k = len(u1) - len(u0)
+            if k > 0 and _same(u1[:len(u0)], u0) and _same(r1, r0[:len(r0) - k]):
+                return {"op": "redo", "n": k}
+        elif not r1 and u1 and all(u1[-1] is not x for x in u0):
+            rest = u1[:-1]
+            snap = u1[-1]
+            if len(rest) <= len(u0) and _same(rest, u0[len(u0) - len(rest):]) \
+                    and snap.edits == _edits(self._view_state) \
+                    and (snap.pose is None or snap.pose == self._view_state["pose"]):
+                return {"op": "push", "label": snap.label, "pose": snap.pose is not None}
+        return {"op": "full", "undo": [_snap_json(x) for x in u1], "redo": [_snap_json(x) for x in r1]}
+
+    def commit(self, cause: str, payload: Any, program: Any = None, ok: bool = True,
+               changed: bool | None = None) -> str | None:
+        """Journal what the request just changed (fsync). Returns an error for the user when it could not
+        be recorded: the session is then rolled back to the last recorded state. ``changed=False`` (the
+        executor says nothing changed) skips comparing the whole state."""
+        if not ok:
+            for guid in self._new_topics:
+                self.topics.discard(guid)
+            self._new_topics = []
+        if self.journal is None:
+            return None
+        s = self.session
+        hist = self._history_change(program)
+        quiet = changed is False and hist is None and s.revision == self._view_rev
+        new = self._view_state if quiet else s.scene.to_json()
+        delta = {} if quiet else state_delta(self._view_state, new)
+        dialogue = self._dialogue()
+        if not delta and hist is None and s.revision == self._view_rev:
+            if dialogue != self._view_dialogue:  # what "it" means: kept, but not worth an fsync
+                try:
+                    self.journal.append({"k": "dialogue", "dialogue": dialogue}, sync=False)
+                    self._view_dialogue = dialogue
+                except (OSError, ValueError):
+                    pass
+            return None
+        rec: dict[str, Any] = {"k": "change", "rev": s.revision, "cause": cause, "delta": delta,
+                               "t": round(time.time(), 3)}
+        if hist is not None:
+            rec["hist"] = hist
+        if dialogue != self._view_dialogue:
+            rec["dialogue"] = dialogue
+        rec["input"] = _trim(payload)
+        try:
+            self.journal.append(rec, sync=True)
+        except (OSError, ValueError) as exc:
+            self.rollback()
+            return f"the change could not be recorded, so it was not applied ({exc})"
+        self._snapshot_view(new)
+        if self.journal.records_since_checkpoint >= COMPACT_RECORDS or self.journal.size() >= COMPACT_BYTES:
+            try:
+                self.journal.rewrite([self._checkpoint_record()])
+            except OSError:
+                pass  # keep appending to the long journal
+        return None
+
+    def rollback(self) -> None:
+        """Back to the last journaled state (memory must never be ahead of the disk)."""
+        s = self.session
+        ex = s.executor
+        s.scene.restore_edits(_edits(self._view_state))
+        s.scene.pose = Pose.from_json(self._view_state["pose"])
+        ex.history.undo, ex.history.redo = list(self._view_undo), list(self._view_redo)
+        s.revision = self._view_rev
+        self._set_dialogue(self._view_dialogue)
+        for guid in self._new_topics:
+            self.topics.discard(guid)
+        self._new_topics = []
+
+    def close(self) -> None:
+        if self.journal is not None:
+            if self._pending_pose:
+                self._write_pose()
+            self.journal.close()
+            self.journal = None
+
+    # ---- saving and notes -----------------------------------------------------------------
+    def output_folder(self) -> Path:
+        """Where revisions go: the configured folder, else next to the source, else the cache."""
+        if self.save_dir is not None:
+            return self.save_dir
+        src = Path(self.session.building.path)
+        if writable_folder(src.parent):
+            return src.parent
+        return cache_dir() / "revisions" / self.session.building.file_hash[:24]
+
+    def save(self, state: SceneState) -> str:
+        """``executor.saver``: write a new IFC revision (and the notes as .bcfzip beside it)."""
+        s = self.session
+        src = Path(s.building.path)
+        try:
+            folder = self.output_folder()
+            folder.mkdir(parents=True, exist_ok=True)
+            out = next_revision_path(folder, safe_stem(src))
+            report = save_revision(src, out, s.building, state.to_json(), s.graph.room_at, self.author)
+        except (SaveError, OSError) as exc:
+            raise StepError(f"the revision could not be saved: {exc}") from exc
+        self.last_save = report
+        if self.topics.topics:
+            try:
+                self.last_bcf = self.export_bcf(out.with_suffix(".bcfzip"))
+            except BcfError as exc:
+                report.warnings.append(str(exc))
+        return str(out)
+
+    def export_bcf(self, path: Path | None = None) -> Path:
+        """All review notes as a BCF 2.1 archive (default: next to the revisions)."""
+        b = self.session.building
+        src = Path(b.path)
+        if path is None:
+            folder = self.output_folder()
+            folder.mkdir(parents=True, exist_ok=True)
+            n = 1
+            while (path := folder / f"{safe_stem(src)}.notes{n}.bcfzip").exists():
+                n += 1
+        return write_bcfzip(self.topics.topics, path, project_name=b.project_name or src.stem,
+                            project_id=project_id_for(b.file_hash), ifc_filename=src.name,
+                            ifc_project=_ifc_project_guid(src))
+
+    def note(self, text: str, ids: list[str], state: SceneState) -> str:
+        """``executor.noter``: a BCF topic from the user's pose, the elements and the transcript."""
+        pose = state.pose
+        topic = make_topic(text, list(ids), [float(v) for v in pose.position], float(pose.yaw), float(pose.pitch),
+                           sorted(state.hidden | state.deleted), dict(state.colors), self.transcript, self.author,
+                           self.topics.next_index())
+        try:
+            self.topics.add(topic)
+        except OSError as exc:
+            raise StepError(f"the note could not be stored: {exc}") from exc
+        self._new_topics.append(topic.guid)
+        return topic.guid
+
+
+def _set_aside_topics(folder: Path, reason: str) -> Path | None:
+    """Keep the notes of a session that is not continued under another name (never deleted)."""
+    topics = folder / "topics"
+    if not topics.is_dir():
+        return None
+    target = folder / f"topics.{time.strftime('%Y%m%d-%H%M%S')}.{reason}"
+    n = 1
+    while target.exists():
+        target = folder / f"topics.{time.strftime('%Y%m%d-%H%M%S')}.{reason}.{n}"
+        n += 1
+    topics.rename(target)
+    return target
+
+
+def _ifc_project_guid(path: Path) -> str | None:
+    """The IfcProject GlobalId, found by scanning the file's text (no full parse)."""
+    pattern = re.compile(rb"IFCPROJECT\s*\(\s*'([0-9A-Za-z_$]{22})'")
+    try:
+        with open(path, "rb") as f:
+            tail = b""
+            while chunk := f.read(1 << 20):
+                m = pattern.search(tail + chunk)
+                if m:
+                    return m.group(1).decode()
+                tail = chunk[-64:]
+    except OSError:
+        return None
+    return None
