@@ -38,6 +38,8 @@ def handle_line(session: Session, line: str) -> dict[str, Any]:
         msg = json.loads(line)
     except json.JSONDecodeError as exc:
         return _error(f"not valid JSON: {exc.msg} at column {exc.colno}")
+    except RecursionError:
+        return _error("the line is nested too deeply")
     if not isinstance(msg, dict) or len(msg) != 1:
         return _error("each line must be a JSON object with exactly one of: pose, say, do, select, state")
     (key, arg), = msg.items()

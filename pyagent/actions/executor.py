@@ -96,8 +96,12 @@ class Executor:
                 last_query_value = value
             if step["op"] in CAMERA_OPS:
                 changed_pose = True
-            if answer:
-                answers.append(answer)
+            answers.append(answer)
+        for index, run in ctx.pending:  # files and notes, only once the whole program has succeeded
+            try:
+                answers[index] = run()
+            except (StepError, OSError, ValueError) as exc:
+                return ExecResult(False, str(exc), None, f"step {index} ({steps[index]['op']}): {exc}")
         before = self.state.edits()
         after = scratch.edits()
         edits_changed = before != after
@@ -109,7 +113,7 @@ class Executor:
         self.state.pose = scratch.pose
         if referenced:
             self.last_ids = referenced
-        return ExecResult(True, " ".join(answers) or "Done.", last_query_value, None,
+        return ExecResult(True, " ".join(a for a in answers if a) or "Done.", last_query_value, None,
                           edits_changed or pose_changed, referenced)
 
     def peek(self, selector: dict[str, Any]) -> list[str]:
@@ -651,17 +655,27 @@ class Executor:
         return None, "Back to the model as loaded.", []
 
     def _op_save(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
-        if self.saver is None:
+        saver = self.saver
+        if saver is None:
             raise StepError("saving is not available in this session")
-        path = self.saver(ctx.state)
-        return path, f"Saved a new revision: {path}.", []
+
+        def run() -> str:
+            return f"Saved a new revision: {saver(ctx.state)}."
+        ctx.pending.append((len(ctx.step_values), run))
+        return None, "", []
 
     def _op_note(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         ids = self._targets(ctx, step["target"]) if step.get("target") else list(ctx.state.selected or ctx.last_ids)
-        if self.noter is None:
+        noter = self.noter
+        if noter is None:
             raise StepError("review notes are not available in this session")
-        topic = self.noter(step["text"], ids, ctx.state)
-        return topic, f"Noted: {step['text']}", ids
+        text = step["text"]
+
+        def run() -> str:
+            noter(text, ids, ctx.state)
+            return f"Noted: {text}"
+        ctx.pending.append((len(ctx.step_values), run))
+        return None, "", ids
 
     def _op_undo(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:  # pragma: no cover
         raise StepError("undo must be asked for on its own")

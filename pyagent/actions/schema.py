@@ -66,10 +66,31 @@ def _fast_valid(program: dict[str, Any]) -> bool:
     return True
 
 
+MAX_DEPTH = 24
+
+
+def _depth(value: Any, limit: int) -> int:
+    """Nesting depth of a JSON value, counting no further than ``limit`` (iterative: no recursion)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        deepest = max(deepest, d)
+        if deepest > limit:
+            return deepest
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            stack.extend((x, d + 1) for x in v)
+    return deepest
+
+
 def schema_errors(program: Any) -> list[str]:
     """Human-readable schema errors for a program; empty when it is valid."""
     if not isinstance(program, dict):
         return ["a program must be a JSON object with a list of steps"]
+    if _depth(program, MAX_DEPTH) > MAX_DEPTH:
+        return [f"program: nested too deeply (more than {MAX_DEPTH} levels)"]
     if _fast_valid(program):
         return []
     errors = []

@@ -32,6 +32,9 @@ class Context:
     state: SceneState
     last_ids: list[str] = field(default_factory=list)
     step_values: list[Any] = field(default_factory=list)
+    # Side effects outside the scene state (saving a file, recording a note), run only once every
+    # step has succeeded: (index of the answer to fill in, callable giving the answer text).
+    pending: list[tuple[int, Any]] = field(default_factory=list)
 
     @property
     def pose(self) -> Pose:

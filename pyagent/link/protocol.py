@@ -94,6 +94,8 @@ def parse_message(frames: Sequence[bytes]) -> Message:
         body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError) as exc:
         raise ProtocolError(f"frame 0 is not UTF-8 JSON: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("frame 0 is nested too deeply") from None
     if not isinstance(body, dict):
         raise ProtocolError(f"frame 0 must be a JSON object, got {type(body).__name__}")
     mtype = body.get("type")

@@ -557,6 +557,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--token", metavar="SECRET", default=os.environ.get("PYAGENT_LINK_TOKEN"),
                    help="shared secret engines must send in hello (default $PYAGENT_LINK_TOKEN)")
     p.add_argument("--no-speech", action="store_true", help="do not load speech recognition")
+    p.add_argument("--journal", metavar="DIR", nargs="?", const="default",
+                   help="journal folder (default: .cache/sessions/<file sha>/); every change is fsynced there")
+    p.add_argument("--no-journal", action="store_true", help="do not journal (edits are lost if the agent dies)")
+    p.add_argument("--fresh", action="store_true", help="start anew instead of restoring the journaled session")
+    p.add_argument("--save-dir", metavar="DIR", help="where 'save' writes IFC revisions (default: next to the file)")
     p.add_argument("-v", "--verbose", action="store_true")
     return p
 
@@ -576,7 +581,11 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
     from pyagent.session import Session
 
     started = time.monotonic()
-    session = Session.open(args.ifc)
+    journal: str | bool | None = None if args.no_journal else (True if args.journal in (None, "default")
+                                                                  else args.journal)
+    session = Session.open(args.ifc, journal_dir=journal, fresh=args.fresh, save_dir=args.save_dir)
+    if journal:
+        print(session.restore_report.summary(), file=sys.stderr)
     front = session.front_end()
     if front is not None:
         front.warm_in_background()  # the language model, when one is installed, loads while engines connect

@@ -100,6 +100,7 @@ def godot_client(project, port: int, mode: str, n: int, paced: int = 0) -> list[
 
 def start_agent(port: int) -> subprocess.Popen[str]:
     proc = subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(HAUS), "--no-speech",
+                             "--no-journal",
                              "--endpoint", f"tcp://127.0.0.1:{port}"], cwd=REPO,
                             env=dict(os.environ, PYTHONPATH=str(REPO)), stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)

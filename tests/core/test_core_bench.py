@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from conftest import Loaded
+from core_support import Loaded
 
 from pyagent.bench import Figures, Stats, bench_poses, check_targets, format_tables, measure_queries
 

@@ -19,8 +19,8 @@ import ifcopenshell.api.root
 import ifcopenshell.api.spatial
 import ifcopenshell.api.unit
 import pytest
-from conftest import Loaded, pose
 from core_ifc_facts import FZK, ROOT
+from core_support import Loaded, pose
 
 from pyagent.ifcfile import IfcLoadError
 from pyagent.loader import load

@@ -8,7 +8,6 @@ from collections import Counter
 import ifcopenshell
 import numpy as np
 import pytest
-from conftest import Loaded
 from core_ifc_facts import (
     DUPLEX,
     FZK,
@@ -24,6 +23,7 @@ from core_ifc_facts import (
     unit_scale,
     world_bbox,
 )
+from core_support import Loaded
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -16,8 +16,8 @@ import math
 
 import numpy as np
 import pytest
-from conftest import Loaded, pose
 from core_ifc_facts import space_of, world_bbox
+from core_support import Loaded, pose
 
 from pyagent.model import Pose
 from pyagent.script import handle_line

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import ifcopenshell
 import pytest
-from conftest import pose
 from core_ifc_facts import class_counts, space_of, storey_counts, storey_elevations
+from core_support import pose
 
 from pyagent.loader import load
 from pyagent.model import OUTSIDE

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import REPO, assert_passed, run_scene_test
+from engine_support import REPO, assert_passed, run_scene_test
 from glb_fixture import Box, write_glb
 
 pytestmark = pytest.mark.godot

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, assert_passed, run_scene_test
+from engine_support import REPO, assert_passed, run_scene_test
 
 from pyagent.frames import ifc_to_godot
 

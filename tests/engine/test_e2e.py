@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, assert_passed, run_scene_test
+from engine_support import REPO, assert_passed, run_scene_test
 
 pytestmark = pytest.mark.godot
 
@@ -60,7 +60,8 @@ def _door_in_front() -> tuple[str, dict, int]:
 def agent() -> Iterator[str]:
     endpoint = f"tcp://127.0.0.1:{_free_port()}"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pyagent", "serve", "--ifc", str(HOUSE), "--endpoint", endpoint, "--no-speech"],
+        [sys.executable, "-m", "pyagent", "serve", "--ifc", str(HOUSE), "--endpoint", endpoint, "--no-speech",
+         "--no-journal"],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import REPO
+from engine_support import REPO
 
 from pyagent.godot import run_godot
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import assert_passed, run_scene_test
+from engine_support import assert_passed, run_scene_test
 
 pytestmark = pytest.mark.godot
 

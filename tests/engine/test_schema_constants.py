@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import REPO
+from engine_support import REPO
 
 from pyagent import gen_engine
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO
+from engine_support import REPO
 from png_read import read_png
 
 from pyagent.godot import run_godot

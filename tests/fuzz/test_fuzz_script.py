@@ -59,8 +59,6 @@ def test_malformed_lines_are_refused_with_a_message(line: str) -> None:
     assert observable(s) == before
 
 
-@pytest.mark.xfail(strict=True, reason="lead: handle_line() catches only JSONDecodeError, so a line of 10000 "
-                                      "nested brackets raises RecursionError and ends `pyagent script`")
 @pytest.mark.parametrize("line", DEEP_JSON)
 def test_deeply_nested_json_lines_are_refused(line: str) -> None:
     s = fresh_session()

@@ -172,6 +172,7 @@ POSE = {"position": [5.66, 4.0, 1.6], "yaw": 90.0, "pitch": 0.0}  # as sent by t
 
 def start_agent(port: int) -> subprocess.Popen[str]:
     proc = subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(HAUS), "--no-speech",
+                             "--no-journal",
                              "--endpoint", f"tcp://127.0.0.1:{port}"], cwd=REPO,
                             env=dict(os.environ, PYTHONPATH=str(REPO)), stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)

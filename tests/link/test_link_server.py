@@ -419,6 +419,7 @@ def test_serve_subprocess_and_sigterm() -> None:
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(HAUS), "--no-speech",
+                             "--no-journal",
                              "--endpoint", f"tcp://127.0.0.1:{port}"], cwd=REPO, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
