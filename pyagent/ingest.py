@@ -113,7 +113,7 @@ def _storeys(model: ifcopenshell.file, scale: float) -> list[Storey]:
     found: list[Storey] = []
     for s in model.by_type("IfcBuildingStorey"):
         m = _placement_axes(s)
-        z = float(m[2, 3])
+        z = float(m[2, 3]) * scale  # placements are in the file's length unit
         if abs(z) < 1e-9 and s.Elevation is not None:
             z = float(s.Elevation) * scale
         found.append(Storey(id=s.GlobalId, name=_text(s.Name) or s.GlobalId, elevation=z,
@@ -247,7 +247,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             if volume > 1e-9:
                 el.quantities["volume"] = volume
         else:
-            el.bbox_min = el.bbox_max = axes[:3, 3].copy()
+            el.bbox_min = el.bbox_max = axes[:3, 3] * scale
         el.properties = _flat_properties(product)
         predefined = getattr(product, "PredefinedType", None)
         if isinstance(predefined, str) and predefined not in ("NOTDEFINED", "USERDEFINED"):
