@@ -58,7 +58,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(state['props'])} props; you stand at {[round(v, 2) for v in state['pose']['position']]}.")
     if not args.no_render:
         out = PROJECT_ROOT / ".cache" / "demo-house.png"
-        cmd = [sys.executable, "-m", "pyagent.godot", "screenshot", "--glb", str(session.glb_path), "--out", str(out)]
+        cmd = [sys.executable, "-m", "pyagent.godot", "run", "--display", "--", "--path", str(PROJECT_ROOT),
+               "--rendering-driver", "opengl3", "res://scenes/screenshot.tscn", "--", "--no-agent",
+               "--glb", str(session.glb_path), "--out", str(out)]
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         except (OSError, subprocess.TimeoutExpired) as exc:
