@@ -145,6 +145,8 @@ def generate(spec: SynthSpec) -> ifcopenshell.file:
     m.header.file_name.name = spec.file_name()
     project = ifcopenshell.api.root.create_entity(m, ifc_class="IfcProject", name=f"Synthetic grid {spec.seed}")
     ifcopenshell.api.unit.assign_unit(m, length={"is_metric": True, "raw": "METERS"})
+    for assignment in m.by_type("IfcUnitAssignment"):  # the API collects units in a set: fix their order
+        assignment.Units = tuple(sorted(assignment.Units, key=lambda u: u.id()))
     model_ctx = ifcopenshell.api.context.add_context(m, context_type="Model")
     body = ifcopenshell.api.context.add_context(m, context_type="Model", context_identifier="Body",
                                                 target_view="MODEL_VIEW", parent=model_ctx)
