@@ -42,6 +42,7 @@ import numpy as np
 
 from pyagent import __version__ as PYAGENT_VERSION
 from pyagent.ifcfile import IfcLoadError, file_sha256, open_ifc
+from pyagent.journal import fsync_dir
 from pyagent.model import Building
 from pyagent.props import PROPS
 
@@ -537,18 +538,10 @@ def _write_new(model: ifcopenshell.file, out_path: Path) -> None:
             if out_path.exists():
                 raise SaveError(f"{out_path} already exists; a revision never overwrites a file") from None
             os.replace(tmp, out_path)
-        _fsync_dir(out_path.parent)
+        fsync_dir(out_path.parent)
     except OSError as exc:
         raise SaveError(f"cannot write {out_path}: {exc}") from exc
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
 
-
-def _fsync_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)

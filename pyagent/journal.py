@@ -212,7 +212,7 @@ class Journal:
             target = self.folder / f"journal.{stamp}.{reason}.{n}.jsonl"
             n += 1
         os.replace(self.path, target)
-        _fsync_dir(self.folder)
+        fsync_dir(self.folder)
         return target
 
     def truncate(self, size: int) -> None:
@@ -231,7 +231,7 @@ class Journal:
             if new:
                 self._fh.write(encode(self.header_record()))
                 self._flush(True)
-                _fsync_dir(self.folder)
+                fsync_dir(self.folder)
         return self._fh
 
     def _flush(self, sync: bool) -> None:
@@ -265,7 +265,7 @@ class Journal:
                 os.fsync(f.fileno())
         self.close_file()
         os.replace(tmp, self.path)
-        _fsync_dir(self.folder)
+        fsync_dir(self.folder)
         self.records_since_checkpoint = 0
 
     def size(self) -> int:
@@ -290,7 +290,8 @@ class Journal:
             self._lock_fh = None
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or a new file in ``folder`` durable (best effort where the platform refuses)."""
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)
         try:

@@ -45,10 +45,8 @@ class SceneGraph:
         return [(u if reverse else v) for u, v, d in edges if d["rel"] == rel]
 
     def rooms_connected_by(self, door: str) -> list[str]:
+        """The rooms (or OUTSIDE) a door leads between."""
         return self.related(door, CONNECTS)
-
-    def doors_of_room(self, room: str) -> list[str]:
-        return [d for d in self.related(room, CONNECTS, reverse=True)]
 
     def boundaries_of_room(self, room: str) -> list[str]:
         return self.related(room, BOUNDS, reverse=True)
@@ -76,10 +74,9 @@ class SceneGraph:
                     if nav.nodes[other].get("kind") == "room" and other not in seen:
                         seen.add(other)
                         todo.append(other)
-        windows = any(self.graph.nodes[w].get("ifc_class", "").startswith("IfcWindow")
-                      and OUTSIDE in self.related(w, BOUNDS) + [OUTSIDE] for r in seen
-                      for w in self.boundaries_of_room(r))
-        if windows:
+        nodes = self.graph.nodes
+        if any(nodes[w].get("ifc_class", "").startswith("IfcWindow") and nodes[w].get("exterior")
+               for r in list(seen) for w in self.boundaries_of_room(r)):
             seen.add(OUTSIDE)
         self._pvs[room] = seen
         return seen
@@ -103,30 +100,27 @@ class SceneGraph:
             return None
         points = [np.asarray(start, float)] + [nav.nodes[n]["pos"] for n in path[1:-1]] + [np.asarray(goal_point)]
         points = [p for p in points if np.all(np.isfinite(p))]
+        # The path ends at the room's reference point; walk on to the goal point inside it.
         length = float(nx.path_weight(g, path, weight="weight"))
-        length += float(np.linalg.norm(np.asarray(goal_point) - nav.nodes[goal]["pos"])) if kinds_ok(nav, goal) else 0.0
+        length += float(np.linalg.norm(np.asarray(goal_point) - nav.nodes[goal]["pos"]))
         kinds = nx.get_node_attributes(nav, "kind")
         rooms = [start_room]
-        for n in path[1:]:
-            if kinds.get(n) in ("room", "outside"):
-                if n not in rooms:
-                    rooms.append(n)
-            elif kinds.get(n) in ("door", "passage", "stair"):
-                for r in nav.neighbors(n):
-                    if kinds.get(r) in ("room", "outside") and r not in rooms and (r == goal or any(
-                            r in nav[m] for m in path[path.index(n) + 1:path.index(n) + 2] if m in nav)):
-                        rooms.append(r)
+        for u, v in zip(path[1:], path[2:], strict=False):
+            if kinds.get(u) in ROOM_KINDS:
+                crossed = [u]
+            elif kinds.get(v) in ROOM_KINDS:
+                continue
+            else:  # doorway to doorway: the room the two share was walked through
+                crossed = [r for r in nav[u] if r in nav[v] and kinds.get(r) in ROOM_KINDS]
+            rooms += [r for r in crossed[:1] if r != rooms[-1]]
         if rooms[-1] != goal:
             rooms.append(goal)
-        doors = [n for n in path[1:] if kinds.get(n) in ("door", "stair", "passage")]
+        doors = [n for n in path[1:] if kinds.get(n) not in ROOM_KINDS]
         return Route(rooms, doors, length, [p.tolist() for p in points])
 
 
+ROOM_KINDS = ("room", "outside")
 OUTSIDE_DETOUR_M = 25.0  # walking round the outside of the building costs about this much
-
-
-def kinds_ok(nav: nx.Graph, node: str) -> bool:
-    return nav.nodes[node].get("kind") == "room"
 
 
 def _room_floor_point(room: Element) -> np.ndarray:
@@ -139,7 +133,7 @@ def build_scene_graph(building: Building, meshes: MeshSet) -> SceneGraph:
     g = nx.MultiDiGraph()
     els = building.elements
     for gid, el in els.items():
-        g.add_node(gid, ifc_class=el.ifc_class)
+        g.add_node(gid, ifc_class=el.ifc_class, exterior=OUTSIDE in el.sides)
     g.add_node(OUTSIDE, ifc_class="outside")
     for gid, el in els.items():
         if el.parent and el.parent in els:

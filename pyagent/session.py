@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from pyagent.actions.executor import ExecResult, Executor
 from pyagent.actions.schema import load_schema
 from pyagent.actions.state import SceneState
@@ -93,8 +95,6 @@ class Session:
             return Pose(p, 0.0, 0.0)
         products = b.products()
         if products:
-            import numpy as np
-
             c = np.mean([e.centre for e in products], axis=0)
             storey = b.storey(b.ground_storey)
             c[2] = (storey.elevation if storey else 0.0) + 1.6

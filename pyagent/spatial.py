@@ -44,11 +44,10 @@ class SpatialIndex:
     bmax: np.ndarray  # (N, 3)
     centre: np.ndarray  # (N, 3)
     occluder: np.ndarray  # (N,) bool
-    # Occluder triangles, packed by element: v0, edge1, edge2 (T, 3) and the owner row (T,)
+    # Occluder triangles, packed by element: v0, edge1, edge2 (T, 3)
     tri_v0: np.ndarray
     tri_e1: np.ndarray
     tri_e2: np.ndarray
-    tri_owner: np.ndarray
     tri_start: np.ndarray  # (N+1,) offsets of each element's triangles (0 length for non-occluders)
     facing: np.ndarray  # (N,) outward plan direction in degrees, NaN where none
     structure: np.ndarray  # (N,) bool: site, building, storey, space
@@ -91,13 +90,12 @@ class SpatialIndex:
                 n = len(t)
             starts[i + 1] = starts[i] + n
         tris = np.concatenate(tris_l).astype(np.float64) if tris_l else np.zeros((0, 3, 3))
-        owner = np.repeat(np.arange(len(ids)), np.diff(starts))
         facing = np.array([np.nan if e.facing_deg is None else e.facing_deg for e in els], float)
         structure = np.array([e.ifc_class in ("IfcSite", "IfcBuilding", "IfcBuildingStorey", "IfcSpace")
                               for e in els], bool)
         storey_of = np.array([e.storey for e in els], dtype=object)
         return cls(building, ids, index, bmin, bmax, (bmin + bmax) / 2.0, occluder,
-                   tris[:, 0], tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0], owner, starts, facing,
+                   tris[:, 0], tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0], starts, facing,
                    structure, np.nonzero(occluder)[0], storey_of)
 
     # ---- where the user is -----------------------------------------------------------------
@@ -253,24 +251,3 @@ def _segments_blocked(origin: np.ndarray, targets: np.ndarray, v0: np.ndarray, e
     t = (e2x * qx + e2y * qy + e2z * qz) * inv
     hit = ok & (u >= 0) & (v >= 0) & (u + v <= 1) & (t > 1e-4) & (t < length[:, None] - 1e-3)
     return hit.any(axis=1) & (length > 1e-9)
-
-
-def _segment_hits(origin: np.ndarray, target: np.ndarray, v0: np.ndarray, e1: np.ndarray,
-                  e2: np.ndarray) -> bool:
-    """Möller–Trumbore: does the open segment origin->target cross any of the triangles?"""
-    d = target - origin
-    length = float(np.linalg.norm(d))
-    if length < 1e-9:
-        return False
-    d = d / length
-    p = np.cross(d, e2)
-    det = np.einsum("ij,ij->i", e1, p)
-    ok = np.abs(det) > 1e-12
-    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
-    s = origin - v0
-    u = np.einsum("ij,ij->i", s, p) * inv
-    q = np.cross(s, e1)
-    v = (q @ d) * inv
-    t = np.einsum("ij,ij->i", e2, q) * inv
-    hit = ok & (u >= 0) & (v >= 0) & (u + v <= 1) & (t > 1e-4) & (t < length - 1e-3)
-    return bool(hit.any())

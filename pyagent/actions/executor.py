@@ -570,9 +570,9 @@ class Executor:
         return False
 
     def _op_select(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
-        if not step["target"]:
+        if step["target"] == {"ids": []}:
             ctx.state.selected = []
-            return None, "Selection cleared.", []
+            return [], "Selection cleared.", []
         ids = self._targets(ctx, step["target"])
         ctx.state.selected = list(ids)
         return ids, self._changed("Selected", ids, step["target"]), ids

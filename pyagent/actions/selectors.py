@@ -417,8 +417,8 @@ class Resolver:
                 return rows[over & (sp.bmin[rows, 2] > eye[2])], True
             return rows[over & (sp.bmax[rows, 2] < band[0] + 0.05)], True
         if kind in ("north", "south", "east", "west"):
-            centre = np.mean([sp.centre[sp.index[g]] for g in self.b.elements if not self.b.elements[g].is_spatial]
-                             or [pose.position], axis=0)
+            body = ~sp.structure
+            centre = sp.centre[body].mean(axis=0) if body.any() else pose.position
             return rows[sp.compass_mask(centre, rows, kind)], False
         if kind == "on_floor":
             return rows[sp.on_band(rows, band)], True

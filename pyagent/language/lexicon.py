@@ -100,7 +100,6 @@ class Lexicon:
     storeys: dict[str, str] = field(default_factory=dict)  # phrase -> storey id
     kinds: dict[str, str] = field(default_factory=dict)  # word -> kind
     names: dict[str, list[str]] = field(default_factory=dict)  # element name phrase -> ids
-    class_words: dict[str, tuple[str, ...]] = field(default_factory=dict)  # singular and plural -> classes
     all_names: list[tuple[str, str]] = field(default_factory=list)  # (folded name and type text, IFC class)
 
     @classmethod
@@ -150,21 +149,4 @@ class Lexicon:
                 lex.names.setdefault(fold(e.name), []).append(e.id)
         lex.all_names = sorted({(ascii_fold(f"{e.name} {e.type_name} {e.object_type}"), e.ifc_class)
                                 for e in b.products()})
-        for word, classes in CLASS_WORDS.items():
-            lex.class_words[word] = classes
-            lex.class_words[_plural(word)] = classes
         return lex
-
-    def room_ids(self, everyday: str) -> list[str]:
-        for r in self.rooms:
-            if r.phrase == everyday:
-                return r.ids
-        return []
-
-
-def _plural(word: str) -> str:
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"

@@ -285,8 +285,6 @@ class Parser:
         if m:
             deg = float(m.group(4) or m.group(10) or (30 if m.group(11) else 90))
             return [{"op": "turn", "degrees": deg if m.group(8) == "left" else -deg}]
-        if re.match(r"^(turn|face|look) (north|south|east|west)$", c):
-            return None  # handled by look_at-like compass turn below
         return None
 
     def _look_at(self, c: str, ctx: ParseContext) -> list[Step] | None:
@@ -565,8 +563,6 @@ class Parser:
         np_text = re.sub(r"\s+", " ", np_text).strip()
         if re.search(r"\b(i|you) (can )?see\b", c):
             np_text += " visible"
-        if re.match(r"^(thing|object|element|item|one)?\s*$", np_text.split(" ")[0] if np_text else ""):
-            pass
         sel = self.selector(np_text or "things", ctx, allow_empty=True)
         if sel is None:
             return None
@@ -640,7 +636,7 @@ class Parser:
         m = re.match(r"^(select|highlight|mark|pick|choose|point out|flash|emphasi[sz]e)\s+(?P<np>.+)$", c)
         if m:
             if m.group("np") in ("nothing", "none"):
-                return [{"op": "select", "target": {}}] if False else None
+                return [{"op": "select", "target": {"ids": []}}]
             sel = self.selector(m.group("np"), ctx)
             return [{"op": "select", "target": sel}] if sel is not None else None
         if re.match(r"^(deselect|unselect|clear( the)? selection|select nothing|unhighlight)( all| everything)?$", c):
@@ -688,7 +684,6 @@ class Parser:
                      rf"into |as )?(a )?{col}( colou?r)?$", c)
         m = m or re.match(rf"^(paint|color|colour|make|turn)\s+(?P<np>it|them|that|this|those|these)\s+{col}$", c)
         m = m or re.match(rf"^(change|set) the colou?r of\s+(?P<np>.+?)\s+to\s+{col}$", c)
-        m = m or re.match(rf"^(?P<col2>({mods} )?({colour_words})) (for )?(?P<np>.+)$", c) if False else m
         if not m:
             return None
         sel = self.selector(m.group("np"), ctx)
@@ -1050,14 +1045,12 @@ class Parser:
             ids, span = room_hit
             before = t[:span[0]]
             after = t[span[1]:]
-            rest_words = re.sub(r"\b(the|a|an|in|inside|of|at|within|into|to|from|room|'s|s)\b", " ", before + after)
             has_other_noun = self._class_re.search(before + after) or self._kind_re.search(before + after)
             if has_other_noun and not re.search(r"\b(room|rooms|space|spaces)\b", before + after):
                 relations.append({"rel": "in", "of": self._room_selector(ids, ctx)})
             else:
                 room_as_target = True
             t = before + " " + after
-            del rest_words
 
         # Deictic references.
         ref = None
@@ -1136,8 +1129,6 @@ class Parser:
                 classes = ("IfcBuildingStorey",)
             sel["class"] = list(classes)
             noun_found = True
-            if word in ("room", "rooms", "space", "spaces") and room_as_target is False and room_hit is None:
-                pass
         if noun_found and "name" not in sel and not sel.get("ref"):
             mod = self._name_modifier(t, sel)
             if mod:

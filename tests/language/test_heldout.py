@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from gold_checks import check_gold_case
 
-from pyagent.actions.schema import schema_errors
 from pyagent.language import evaluate as ev
 from pyagent.paths import PROJECT_ROOT
 
@@ -48,28 +48,7 @@ def test_heldout_utterances_are_new() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_heldout_gold_program_is_valid_and_runs_as_expected(case: ev.Case, sessions: ev.Sessions) -> None:
-    assert schema_errors(case.gold) == []
-    for line in case.setup:
-        if "say" in line:
-            assert schema_errors(line["gold"]) == []
-        if "do" in line:
-            assert schema_errors(line["do"]) == []
-    out = ev.run_case(sessions, case, gold=True)
-    assert out.crashed is None and out.setup_errors == []
-    assert out.ok == (case.check != "fail"), out.error
-    if case.check == "fail":
-        assert ev.state_diff(out.before, out.state) == [], "a refused program changed the scene"
-        assert out.answer, "a refusal says why"
-    if case.check in ("state", "both"):
-        assert ev.state_diff(out.before, out.state), "the gold program of a state case changes nothing"
-    if case.check in ("value", "both"):
-        assert out.value is not None
-    if case.pose_check == "room":
-        place = ev.place_of(sessions.fresh(case.ifc))(out.state["pose"])
-        assert place[1] is not None, "a room-checked teleport must end inside a room"
-    again = ev.run_case(sessions, case, gold=True)
-    assert ev.values_equal(out.value, again.value, sessions.fresh(case.ifc).building)
-    assert ev.state_diff(out.state, again.state) == []
+    check_gold_case(case, sessions)
 
 
 def test_evaluate_reads_the_heldout_file(capsys: pytest.CaptureFixture[str]) -> None:
