@@ -46,7 +46,7 @@ def schema_facts(schema: dict[str, Any]) -> dict[str, Any]:
         "prop_assets": list(defs["step_add_prop"]["properties"]["asset"]["enum"]),
         "gid_pattern": defs["gid"]["pattern"],
         "state_keys": list(defs["engine_state"]["required"]),
-        "element_change_keys": list(defs["engine_element_change"]["required"]),
+        "element_group_keys": list(defs["engine_element_group"]["required"]),
         "delta_required_keys": list(defs["engine_delta"]["required"]),
         "delta_optional_keys": sorted(
             set(defs["engine_delta"]["properties"]) - set(defs["engine_delta"]["required"])
@@ -92,8 +92,8 @@ def render(schema: dict[str, Any], sizes: dict[str, tuple[float, float, float]] 
         f"const PROP_SIZES: Dictionary = {_gd_sizes(sizes)}",
         "## Keys of an engine_state.",
         f"const STATE_KEYS: Array[String] = {_gd_string_array(f['state_keys'])}",
-        "## Keys of one element's entry in an engine_delta.",
-        f"const ELEMENT_CHANGE_KEYS: Array[String] = {_gd_string_array(f['element_change_keys'])}",
+        "## Keys of one entry of engine_delta.elements (elements sharing one override state).",
+        f"const ELEMENT_GROUP_KEYS: Array[String] = {_gd_string_array(f['element_group_keys'])}",
         "## Keys every engine_delta has.",
         f"const DELTA_REQUIRED_KEYS: Array[String] = {_gd_string_array(f['delta_required_keys'])}",
         "## Keys an engine_delta may have.",

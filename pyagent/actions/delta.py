@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from typing import Any
 
 
-def element_override(state: dict[str, Any], gid: str) -> dict[str, Any]:
-    """The full override state of one element in a scene state (``engine_element_change``)."""
-    return {
-        "hidden": gid in state["hidden"],
-        "color": state["colors"].get(gid),
-        "transform": state["transforms"].get(gid),
-        "deleted": gid in state["deleted"],
-    }
+def group_overrides(state: dict[str, Any], ids: Iterable[str]) -> list[dict[str, Any]]:
+    """The override states of ``ids`` in ``state`` as ``engine_element_group`` entries: elements in
+    the same state share one group (ids sorted, groups in the order of their first id), so a batch
+    touching many elements the same way travels and applies as one entry."""
+    hidden, deleted = set(state["hidden"]), set(state["deleted"])
+    groups: dict[str, dict[str, Any]] = {}
+    for gid in sorted(ids):
+        color, transform = state["colors"].get(gid), state["transforms"].get(gid)
+        key = json.dumps([gid in hidden, gid in deleted, color, transform])
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = {"ids": [], "hidden": gid in hidden, "color": color,
+                                   "transform": transform, "deleted": gid in deleted}
+        group["ids"].append(gid)
+    return list(groups.values())
+
+
+def element_changes(delta: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """GlobalId -> override state (hidden, color, transform, deleted) of a delta's element groups."""
+    out: dict[str, dict[str, Any]] = {}
+    for group in delta["elements"]:
+        override = {k: v for k, v in group.items() if k != "ids"}
+        for gid in group["ids"]:
+            out[gid] = override
+    return out
 
 
 def diff_states(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
@@ -27,7 +46,7 @@ def diff_states(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     new_props = {p["id"]: p for p in new["props"]}
     changed_props = [p for pid, p in new_props.items() if old_props.get(pid) != p]
     delta: dict[str, Any] = {
-        "elements": {g: element_override(new, g) for g in sorted(touched)},
+        "elements": group_overrides(new, touched),
         "props_added": changed_props,
         "props_removed": sorted(
             pid for pid in old_props if pid not in new_props or old_props[pid] != new_props[pid]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_JSON_BYTES = 1 << 20  # one JSON frame (a program, a selection of thousands of ids)
 MAX_AUDIO_BYTES = 1 << 20  # one audio chunk: 32 s of 16 kHz PCM16
 MAX_TEXT_CHARS = 2000

@@ -65,7 +65,7 @@ def python_client(port: int, mode: str, n: int) -> list[float]:
     sock.setsockopt(zmq.LINGER, 0)
     sock.connect(f"tcp://127.0.0.1:{port}")
     if mode != "echo":
-        sock.send(json.dumps({"type": "hello", "protocol": 1}).encode())
+        sock.send(json.dumps({"type": "hello", "protocol": 2}).encode())
         sock.recv_multipart()
     rtts = []
     for i in range(n + n // 10):

@@ -219,7 +219,7 @@ def link_phase(ifc: Path, n: int, seed: int, work: Path) -> PhaseReport:
         sock = ctx.socket(zmq.DEALER)
         sock.setsockopt(zmq.LINGER, 0)
         sock.connect(endpoint)
-        sock.send_json({"type": "hello", "protocol": 1})
+        sock.send_json({"type": "hello", "protocol": 2})
         while True:
             msg = json.loads(sock.recv_multipart()[0])
             if msg["type"] == "welcome":

@@ -98,12 +98,12 @@ def test_without_the_token_nothing_gets_in(session: Session) -> None:
         try:
             engine.send(hide)
             assert "not authorised" in engine.until("error")["message"]
-            engine.send({"type": "hello", "protocol": 1, "token": "guess"})
+            engine.send({"type": "hello", "protocol": 2, "token": "guess"})
             assert "not authorised" in engine.until("error")["message"]
             engine.send(hide)
             engine.until("error")
             assert session.state() == before
-            engine.send({"type": "hello", "protocol": 1, "token": "s3cret"})
+            engine.send({"type": "hello", "protocol": 2, "token": "s3cret"})
             assert engine.until("welcome")["state"] == before
             engine.send(hide)
             assert engine.until("result")["ok"] is True
@@ -135,7 +135,7 @@ def test_hostile_messages_are_refused_and_change_nothing(session: Session) -> No
     with serving(session) as server:
         engine = Engine(server.endpoint)
         try:
-            engine.send({"type": "hello", "protocol": 1})
+            engine.send({"type": "hello", "protocol": 2})
             engine.until("welcome")
             for frames in HOSTILE:
                 engine.sock.send_multipart(frames)
@@ -169,7 +169,7 @@ def test_a_flood_loses_no_change(session: Session, tmp_path: Path) -> None:
     with serving(session) as server:
         engine = Engine(server.endpoint)
         try:
-            engine.send({"type": "hello", "protocol": 1})
+            engine.send({"type": "hello", "protocol": 2})
             engine.until("welcome")
             for i, program in enumerate(programs):
                 for _ in range(8):
@@ -207,7 +207,7 @@ def test_after_a_crash_engines_get_the_journaled_state(session: Session, tmp_pat
     with serving(session) as server:
         engine = Engine(server.endpoint)
         try:
-            engine.send({"type": "hello", "protocol": 1})
+            engine.send({"type": "hello", "protocol": 2})
             engine.until("welcome")
             engine.send({"type": "do", "id": 1, "program": {"steps": [
                 {"op": "color", "target": {"ids": windows[:3]}, "rgba": [1, 0, 0, 1]}]}})
@@ -223,7 +223,7 @@ def test_after_a_crash_engines_get_the_journaled_state(session: Session, tmp_pat
     with serving(restarted) as server:
         engine = Engine(server.endpoint)
         try:
-            engine.send({"type": "hello", "protocol": 1})
+            engine.send({"type": "hello", "protocol": 2})
             welcome = engine.until("welcome")
         finally:
             engine.close()

@@ -46,8 +46,16 @@ func change(
 	return {"hidden": hidden, "deleted": deleted, "color": color, "transform": xform}
 
 
+## A delta with one element group per id of [param elements] (id -> change).
 func delta(elements: Dictionary, extra: Dictionary = {}) -> Dictionary:
-	var d: Dictionary = {"elements": elements, "props_added": [], "props_removed": []}
+	var groups: Array = []
+	for gid: String in elements:
+		var group: Variant = elements[gid]
+		if group is Dictionary:
+			group = (group as Dictionary).duplicate()
+			group["ids"] = [gid]
+		groups.append(group)
+	var d: Dictionary = {"elements": groups, "props_added": [], "props_removed": []}
 	d.merge(extra, true)
 	return d
 
@@ -74,12 +82,17 @@ func visibility() -> Array:
 	var out: Array = []
 	for gid: String in building.element_ids():
 		var e: BuildingElement = building.get_element(gid)
-		out.append([gid, e.node.visible, e.meshes[0].material_override, e.node.transform])
+		out.append([gid, e.node.visible, painted(e), e.node.transform])
 	return out
 
 
+## The colour override material on an element's first surface (null: none).
+func painted(e: BuildingElement) -> Material:
+	return e.surface_meshes[0].get_surface_override_material(e.surface_index[0])
+
+
 func override_color(e: BuildingElement) -> Color:
-	var m: StandardMaterial3D = e.meshes[0].material_override as StandardMaterial3D
+	var m: StandardMaterial3D = painted(e) as StandardMaterial3D
 	return m.albedo_color if m != null else Color(-1, -1, -1, -1)
 
 
@@ -98,10 +111,25 @@ func test_hide_show() -> void:
 	check_eq(report.shown, 1, "shown again")
 	check(el("door").node.visible, "door visible again")
 	check_eq(applier.current_state()["hidden"], [], "mirror: nothing hidden")
+	# One group for several elements; an id in two groups: the later group wins.
+	var wall: String = ids["wall"]
+	var blue: Array = [0.0, 0.0, 1.0, 1.0]
+	report = apply({"elements": [
+		{"ids": [door, wall], "hidden": true, "deleted": false, "color": null, "transform": null},
+		{"ids": [wall], "hidden": false, "deleted": false, "color": blue, "transform": null},
+	], "props_added": [], "props_removed": []})
+	check(not el("door").node.visible and el("wall").node.visible, "groups applied in order")
+	check_near(override_color(el("wall")), Color(0, 0, 1, 1), 0.002, "the later group painted")
+	check_eq(applier.current_state()["hidden"], [door], "mirror: the later group wins")
+	check_eq(applier.current_state()["colors"].keys(), [wall], "mirror: the later colour")
+	apply(delta({door: change(), wall: change()}))
+	check(el("door").node.visible, "door shown")
+	check(painted(el("wall")) == el("wall").base_surface_materials[0], "wall colour reset exactly")
 
 
 func test_colors() -> void:
-	var base_override: Material = el("wall").meshes[0].material_override
+	var base_override: Material = painted(el("wall"))
+	var cached_before: int = applier.materials.size()
 	var wall: String = ids["wall"]
 	var wall2: String = ids["wall2"]
 	var column: String = ids["column"]
@@ -112,18 +140,19 @@ func test_colors() -> void:
 	}))
 	check_eq(report.colored, 3, "three painted")
 	check_near(override_color(el("wall")), Color(1, 0, 0, 1), 0.002, "wall red")
-	var red: StandardMaterial3D = el("wall").meshes[0].material_override
+	var red: StandardMaterial3D = painted(el("wall"))
 	check_eq(red.transparency, BaseMaterial3D.TRANSPARENCY_DISABLED, "opaque colour is opaque")
-	check(el("wall2").meshes[0].material_override == red, "same colour shares one material")
-	var glass: StandardMaterial3D = el("column").meshes[0].material_override
+	check(painted(el("wall2")) == red, "same colour shares one material")
+	check(el("wall").meshes[0].get_active_material(0) == red, "the colour is what is drawn")
+	var glass: StandardMaterial3D = painted(el("column"))
 	check_near(glass.albedo_color, Color(0.2, 0.4, 0.9, 0.3), 0.002, "column colour and alpha")
 	check_eq(glass.transparency, BaseMaterial3D.TRANSPARENCY_ALPHA, "alpha < 1 is transparent")
 	check_eq(applier.current_state()["colors"][column], [0.2, 0.4, 0.9, 0.3], "mirror: colour")
 	report = apply(delta({wall: change(), wall2: change(), column: change()}))
 	check_eq(report.uncolored, 3, "three colour resets")
-	check(el("wall").meshes[0].material_override == base_override, "wall material restored exactly")
-	check(el("column").meshes[0].material_override == null, "column material restored exactly")
-	check_eq(applier.materials.size(), 2, "two cached colour materials")
+	check(painted(el("wall")) == base_override, "wall material restored exactly")
+	check(painted(el("column")) == null, "column material restored exactly")
+	check_eq(applier.materials.size(), cached_before + 2, "two more cached colour materials")
 
 
 func test_transform() -> void:
@@ -237,7 +266,17 @@ func test_refusals() -> void:
 	var door: String = ids["door"]
 	var wall: String = ids["wall"]
 	refuse("hide everything", "a string")
-	refuse({"elements": {}, "props_added": []}, "missing props_removed")
+	refuse({"elements": [], "props_added": []}, "missing props_removed")
+	refuse({"elements": {}, "props_added": [], "props_removed": []}, "elements not a list")
+	var empty_ids: Dictionary = delta({door: change(true)})
+	empty_ids["elements"][0]["ids"] = []
+	refuse(empty_ids, "a group without ids")
+	var number_id: Dictionary = delta({door: change(true)})
+	number_id["elements"][0]["ids"] = [door, 42]
+	refuse(number_id, "an id that is not a string")
+	var ids_text: Dictionary = delta({door: change(true)})
+	ids_text["elements"][0]["ids"] = door
+	refuse(ids_text, "ids not a list")
 	refuse(delta({door: change(false, false, [2.0, 0.0, 0.0, 1.0])}), "colour out of range")
 	refuse(delta({door: change(false, false, [1.0, 0.0, 0.0])}), "colour with 3 channels")
 	var extra: Dictionary = change(true)
@@ -297,7 +336,7 @@ func test_full_state() -> void:
 	check(report.ok, "state applied: " + report.error)
 	check(el("door").node.visible, "door shown by resync")
 	check(not el("window").node.visible, "window hidden by resync")
-	check(el("wall").meshes[0].material_override == null, "wall colour reset by resync")
+	check(painted(el("wall")) == null, "wall colour reset by resync")
 	check_near(override_color(el("column")), Color(0, 0, 1, 0.5), 0.002, "column coloured by resync")
 	check_eq(el("column").node.transform, el("column").base_transform, "column transform reset")
 	check(applier.prop_node("p9") == null and applier.prop_node("p10") != null, "props resynced")

@@ -40,11 +40,12 @@ func run_test() -> void:
 	check_eq(mirrored.size(), ids.size() - 1, "mirror holds both deltas")
 	# A malformed delta found out during a later frame is refused and changes nothing.
 	var bad: Dictionary = delta(ids, false)
-	bad["elements"][ids[-1]] = {"hidden": "yes", "deleted": false, "color": null, "transform": null}
+	bad["elements"][0]["ids"][-1] = 17
 	var refused: ApplyReport = applier.apply_delta(bad)
 	while not applier.drain(1):
 		pass
-	check(not refused.ok and refused.error.contains(ids[-1]), "late refusal: " + refused.error)
+	var where: String = "delta.elements[0].ids[%d]" % (ids.size() - 1)
+	check(not refused.ok and refused.error.contains(where), "late refusal: " + refused.error)
 	check_eq(done[-1], refused, "refusal reported through batch_applied")
 	check_eq(visible_count(building), 1, "refused delta changed nothing")
 	# A full state first finishes queued work, then resyncs.
@@ -63,10 +64,10 @@ func run_test() -> void:
 
 
 func delta(ids: PackedStringArray, hidden: bool) -> Dictionary:
-	var elements: Dictionary = {}
-	for gid: String in ids:
-		elements[gid] = {"hidden": hidden, "deleted": false, "color": null, "transform": null}
-	return {"elements": elements, "props_added": [], "props_removed": []}
+	var group: Dictionary = {
+		"ids": Array(ids), "hidden": hidden, "deleted": false, "color": null, "transform": null
+	}
+	return {"elements": [group], "props_added": [], "props_removed": []}
 
 
 func visible_count(building: BuildingModel) -> int:

@@ -82,15 +82,15 @@ func test_desktop() -> void:
 	check(door_mesh.material_overlay != null, "selected door is highlighted")
 	check(rt.hud.note.contains(ids["door"]), "HUD names the selection: " + rt.hud.note)
 	# Hidden elements are not picked: hide the door, click again -> the wall behind it.
-	var hide: Dictionary = {"elements": {ids["door"]: {
-		"hidden": true, "deleted": false, "color": null, "transform": null
-	}}, "props_added": [], "props_removed": []}
+	var hide: Dictionary = {"elements": [{
+		"ids": [ids["door"]], "hidden": true, "deleted": false, "color": null, "transform": null
+	}], "props_added": [], "props_removed": []}
 	check(rt.applier.apply_delta(hide).ok, "hide the door")
 	rig.handle_input(click)
 	check_eq(Array(rt.applier.selected_ids()), [ids["wall2"]], "click goes through the hidden door")
-	check(rt.applier.apply_delta({"elements": {ids["door"]: {
-		"hidden": false, "deleted": false, "color": null, "transform": null
-	}}, "props_added": [], "props_removed": [], "selected": []}).ok, "show the door")
+	check(rt.applier.apply_delta({"elements": [{
+		"ids": [ids["door"]], "hidden": false, "deleted": false, "color": null, "transform": null
+	}], "props_added": [], "props_removed": [], "selected": []}).ok, "show the door")
 	# Typed command and push-to-talk without an agent: the HUD says so.
 	rig.hud.command_line.text = "hide the door"
 	rig.hud.command_line.text_submitted.emit(rig.hud.command_line.text)

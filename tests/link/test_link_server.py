@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from link_client import LinkClient, free_port
 
+from pyagent.actions.delta import element_changes
 from pyagent.link.protocol import MAX_JSON_BYTES
 from pyagent.link.server import SPEECH_NOT_CONFIGURED, LinkServer, serve_main
 from pyagent.session import Session
@@ -66,7 +67,7 @@ def exchange(client: LinkClient, server: LinkServer, body: dict[str, Any] | byte
 
 
 def hello(client: LinkClient, server: LinkServer, **extra: Any) -> dict[str, Any]:
-    replies = exchange(client, server, {"type": "hello", "protocol": 1, **extra})
+    replies = exchange(client, server, {"type": "hello", "protocol": 2, **extra})
     assert len(replies) == 1, replies
     return replies[0]
 
@@ -74,7 +75,7 @@ def hello(client: LinkClient, server: LinkServer, **extra: Any) -> dict[str, Any
 def test_hello_gets_welcome_with_full_state_and_model(client: LinkClient, server: LinkServer,
                                                       session: Session) -> None:
     w = hello(client, server)
-    assert w["type"] == "welcome" and w["protocol"] == 1 and w["seq"] == 0
+    assert w["type"] == "welcome" and w["protocol"] == 2 and w["seq"] == 0
     assert w["state"] == json.loads(json.dumps(session.state()))
     glb = session.glb_path.read_bytes()
     assert w["model"] == {"hash": hashlib.sha256(glb).hexdigest(), "name": server.model.name, "size": len(glb)}
@@ -100,8 +101,8 @@ def test_do_sends_delta_then_result_with_increasing_seq(client: LinkClient, serv
     assert [r["type"] for r in replies] == ["delta", "result"]
     delta, result = replies
     assert delta["seq"] == 1
-    assert delta["changes"]["elements"] == {DOOR: {"hidden": True, "color": None, "transform": None,
-                                                   "deleted": False}}
+    assert delta["changes"]["elements"] == [{"ids": [DOOR], "hidden": True, "color": None, "transform": None,
+                                             "deleted": False}]
     assert delta["changes"]["props_added"] == [] and delta["changes"]["props_removed"] == []
     assert result["id"] == 7 and result["ok"] is True and result["seq"] == 1
     assert result["program"] == HIDE_DOOR and result["error"] is None
@@ -109,7 +110,7 @@ def test_do_sends_delta_then_result_with_increasing_seq(client: LinkClient, serv
     color = {"steps": [{"op": "color", "target": {"ids": [DOOR]}, "rgba": [1, 0, 0, 1]}]}
     replies = exchange(client, server, {"type": "do", "id": 8, "program": color})
     assert [(r["type"], r["seq"]) for r in replies] == [("delta", 2), ("result", 2)]
-    assert replies[0]["changes"]["elements"][DOOR]["color"] == [1.0, 0.0, 0.0, 1.0]
+    assert element_changes(replies[0]["changes"])[DOOR]["color"] == [1.0, 0.0, 0.0, 1.0]
     # A program that fails changes nothing: a result, no delta, seq stays.
     bad = {"steps": [{"op": "hide", "target": {"ids": ["NoSuchGlobalId000000"]}}]}
     replies = exchange(client, server, {"type": "do", "id": 9, "program": bad})
@@ -145,8 +146,8 @@ def test_pose_then_say_hides_the_door_in_front(client: LinkClient, server: LinkS
     replies = exchange(client, server, {"type": "say", "id": 1, "text": "hide the door in front of me"})
     assert [r["type"] for r in replies] == ["delta", "result"], replies
     assert replies[1]["ok"] is True, replies[1]
-    assert replies[0]["changes"]["elements"] == {DOOR: {"hidden": True, "color": None, "transform": None,
-                                                        "deleted": False}}
+    assert replies[0]["changes"]["elements"] == [{"ids": [DOOR], "hidden": True, "color": None,
+                                                  "transform": None, "deleted": False}]
 
 
 def test_poses_are_coalesced_and_not_echoed(client: LinkClient, server: LinkServer, session: Session) -> None:
@@ -249,7 +250,7 @@ def test_fuzzed_messages_never_break_the_loop(client: LinkClient, server: LinkSe
 def test_select_is_mirrored_and_unknown_ids_refused(client: LinkClient, server: LinkServer) -> None:
     hello(client, server)
     replies = exchange(client, server, {"type": "select", "ids": [DOOR]})
-    assert replies == [{"type": "delta", "seq": 1, "changes": {"elements": {}, "props_added": [],
+    assert replies == [{"type": "delta", "seq": 1, "changes": {"elements": [], "props_added": [],
                                                                "props_removed": [], "selected": [DOOR]}}]
     replies = exchange(client, server, {"type": "select", "ids": ["bogus"]})
     assert [r["type"] for r in replies] == ["error"] and server.seq == 1
@@ -289,8 +290,8 @@ def test_token_is_required_and_checked(session: Session, ctx: zmq.Context) -> No
                           "id": 1}]
             r = exchange(c, srv, {"type": "do", "id": 2, "program": HIDE_DOOR})
             assert r[0]["type"] == "error" and session.state()["hidden"] == []
-            assert exchange(c, srv, {"type": "hello", "protocol": 1})[0]["type"] == "error"
-            r = exchange(c, srv, {"type": "hello", "protocol": 1, "token": "guess"})
+            assert exchange(c, srv, {"type": "hello", "protocol": 2})[0]["type"] == "error"
+            r = exchange(c, srv, {"type": "hello", "protocol": 2, "token": "guess"})
             assert r == [{"type": "error", "message": "not authorised: wrong or missing token"}]
             assert exchange(c, srv, {"type": "pose", "pose": FACING_DOOR})[0]["type"] == "error"
             assert srv.stats.refused == 5 and srv.stats.poses_applied == 0
@@ -312,7 +313,7 @@ def test_remote_listen_with_token(session: Session, ctx: zmq.Context) -> None:
 
 
 def test_wrong_protocol_version_refused(client: LinkClient, server: LinkServer) -> None:
-    r = exchange(client, server, {"type": "hello", "protocol": 2})
+    r = exchange(client, server, {"type": "hello", "protocol": 1})
     assert r[0]["type"] == "error" and "protocol 2" in r[0]["message"]
 
 
@@ -426,7 +427,7 @@ def test_serve_subprocess_and_sigterm() -> None:
         line = proc.stdout.readline()
         assert line.startswith("listening on tcp://127.0.0.1:"), line + proc.stderr.read()
         c = LinkClient(f"tcp://127.0.0.1:{port}")
-        c.send({"type": "hello", "protocol": 1})
+        c.send({"type": "hello", "protocol": 2})
         got = c.recv(10000)
         assert got is not None and got[0]["type"] == "welcome"
         c.send({"type": "audio_start", "id": 1, "sample_rate": 16000})

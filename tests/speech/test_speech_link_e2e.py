@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import zmq
 
+from pyagent.actions.delta import element_changes
 from pyagent.link.server import LinkServer
 from pyagent.session import Session
 from pyagent.speech.service import load_speech_service
@@ -49,7 +50,7 @@ def test_spoken_command_over_the_link_hides_the_doors(tiny_models: Path, speak: 
     with LinkServer(session, "inproc://voice-e2e", context=ctx, speech=service) as srv:
         engine = Engine(srv, ctx)
         try:
-            welcome = engine.exchange({"type": "hello", "protocol": 1})
+            welcome = engine.exchange({"type": "hello", "protocol": 2})
             assert welcome[0]["type"] == "welcome" and welcome[0]["state"]["hidden"] == []
             assert engine.exchange({"type": "audio_start", "id": 7, "sample_rate": rate}) == []
             partials: list[str] = []
@@ -65,5 +66,5 @@ def test_spoken_command_over_the_link_hides_the_doors(tiny_models: Path, speak: 
     deltas = [m for m in replies if m["type"] == "delta"]
     result = [m for m in replies if m["type"] == "result"][-1]
     assert result["ok"] and result["transcript"] == "hide all doors" and result["id"] == 7
-    assert sorted(g for g, ch in deltas[0]["changes"]["elements"].items() if ch["hidden"]) == doors
+    assert sorted(g for g, ch in element_changes(deltas[0]["changes"]).items() if ch["hidden"]) == doors
     assert sorted(session.state()["hidden"]) == doors

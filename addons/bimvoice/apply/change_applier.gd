@@ -3,16 +3,18 @@ extends RefCounted
 ## Mirrors the agent's scene state in the engine: applies `engine_state` (full resync) and
 ## `engine_delta` (see `$defs` in pyagent/actions/action.schema.json) to a [BuildingModel].
 ##
-## Every override can be undone exactly: visibility, colour/transparency (a material override;
-## the loaded overrides are put back), transforms (translation in IFC metres, rotation in degrees
-## about the element's own centre, converted with [Frames]), deletion (hidden and marked), props
-## (glb furniture or labelled boxes), the selection highlight (a material overlay) and the pose
-## (handed to the rig through [signal pose_changed]).
+## Every override can be undone exactly: visibility, colour/transparency (surface override
+## materials; the loaded ones are put back), transforms (translation in IFC metres, rotation in
+## degrees about the element's own centre, converted with [Frames]), deletion (hidden and marked),
+## props (glb furniture or labelled boxes), the selection highlight (a material overlay) and the
+## pose (handed to the rig through [signal pose_changed]).
 ##
 ## Input is checked in full first: a malformed state or delta changes nothing and comes back as
-## a refused [ApplyReport]. Only what differs from the current state is touched. Hiding and
-## showing (the common large batches) run on per-element flag arrays, not on the records.
-## When the building is (re)loaded the mirrored state is applied to the new nodes.
+## a refused [ApplyReport]. A delta's element changes come in groups (elements sharing one
+## override state), so the work per element is a lookup, a flag test and the node setters that
+## the change needs; materials and motions are made once per group. Only what differs from the
+## current state is touched. When the building is (re)loaded the mirrored state is applied to
+## the new nodes.
 
 ## The user's pose in the state changed (IFC frame: position, yaw, pitch).
 signal pose_changed(pose: Dictionary)
@@ -28,8 +30,8 @@ const HIDDEN: int = 1
 const DELETED: int = 2
 const COLORED: int = 4
 const MOVED: int = 8
-## Distinct element changes remembered as already checked.
-const KNOWN_CHANGES_MAX: int = 256
+## Distinct transforms remembered with their converted motion.
+const KNOWN_MOTIONS_MAX: int = 256
 
 ## The building the changes apply to.
 var building: BuildingModel
@@ -43,50 +45,61 @@ var materials: MaterialCache = MaterialCache.new()
 ## [method drain] (the runtime drains once per frame). 0 applies every delta at once.
 var budget_usec: int = 0
 
-# GlobalId -> engine_element_change {hidden, deleted, color, transform} for every element with
-# an override (whether or not the loaded building has it). Entries are never mutated; deltas
-# merge in whole, so entries back to pristine may linger until read (they are skipped).
-var _overrides: Dictionary = {}
-# Per element (index of BuildingModel.element_list): HIDDEN | DELETED | COLORED | MOVED.
+# Per element (index of BuildingModel.element_list, as bound by _bind):
+# HIDDEN | DELETED | COLORED | MOVED as shown by the node now,
 var _flags: PackedByteArray = PackedByteArray()
+# the element group (engine_element_group) whose state it shows, or null when pristine,
+var _group_at: Array = []
+# the colour material and the motion ([Basis, Vector3]) applied now, or null,
+var _material_now: Array = []
+var _motion_now: Array = []
+# and what transforms need: node, parent inverse, parent * loaded transform, centre,
 var _nodes: Array[Node3D] = []
-# Per element: the colour (rgba Array) and transform (Dictionary) applied now, or null.
-var _color_now: Array = []
-var _xform_now: Array = []
-# Colour (rgba Array, by content) -> material; transform (by content) -> [Basis, Vector3].
-var _material_for: Dictionary = {}
+var _parent_inverse: Array[Transform3D] = []
+var _parent_base: Array[Transform3D] = []
+var _centres: PackedVector3Array = PackedVector3Array()
+# and its surfaces: entries _surface_start[k] to _surface_start[k + 1] of the flat surface lists
+# (mesh, surface index, surface override material as loaded) of every element.
+var _surface_start: PackedInt32Array = PackedInt32Array()
+var _surface_mesh: Array[MeshInstance3D] = []
+var _surface_index: PackedInt32Array = PackedInt32Array()
+var _surface_base: Array[Material] = []
+var _bound_ids: PackedStringArray = PackedStringArray()
+# GlobalId -> element group, for ids the loaded building does not have (kept for a reload).
+var _unknown: Dictionary = {}
+# Transform (by content) -> [Basis, Vector3] in Godot's frame.
 var _motion_for: Dictionary = {}
 var _highlighted: Dictionary = {}
 # Prop id -> [prop Dictionary (engine_prop), Node3D].
 var _props: Dictionary = {}
 var _selected: PackedStringArray = PackedStringArray()
 var _pose: Dictionary = {}
-# Element change (by content) -> its flag bits, for changes already checked.
-var _known_changes: Dictionary = {}
 # Deltas not yet checked and applied in full (oldest first).
 var _pending: Array[PendingBatch] = []
 
 
-## A delta on its way to the nodes: checked up to [member checked], applied up to [member applied].
+## A delta on its way to the nodes. Checking walks the groups' ids (cursor [member check_group],
+## [member check_at]) and records the element index of each known id in [member at] (group g
+## ends at [member ends][g]); applying walks [member at] up to [member applied].
 class PendingBatch:
 	extends RefCounted
 	var delta: Dictionary
-	var keys: Array
-	var values: Array
-	var wanted: PackedByteArray = PackedByteArray()
+	var groups: Array
 	var at: PackedInt32Array = PackedInt32Array()
+	var ends: PackedInt32Array = PackedInt32Array()
 	var report: ApplyReport = ApplyReport.new()
-	var checked: int = 0
+	var check_group: int = 0
+	var check_at: int = 0
+	var apply_group: int = 0
 	var applied: int = 0
 
 	func _init(d: Dictionary) -> void:
 		delta = d
-		var changes: Dictionary = d["elements"]
-		keys = changes.keys()
-		values = changes.values()
-		wanted.resize(keys.size())
-		at.resize(keys.size())
-		report.elements = keys.size()
+		groups = d["elements"]
+
+	## Whether every id was checked (the batch is accepted).
+	func is_checked() -> bool:
+		return check_group >= groups.size()
 
 
 ## An applier for [param target]; props go under [param prop_parent] (made if null).
@@ -103,7 +116,7 @@ func _init(target: BuildingModel, prop_parent: Node3D = null, library: PropLibra
 
 
 ## Applies an `engine_delta`. Malformed input is refused and changes nothing. The mirror keeps
-## the element change dictionaries of the delta: do not change them afterwards.
+## the element groups of the delta: do not change them afterwards.
 ## With [member budget_usec] set, checking and applying stop when the budget is spent and go on
 ## in [method drain]: the returned report is complete (or refused) once [signal batch_applied]
 ## is emitted for it. Without a budget it is complete on return.
@@ -123,7 +136,7 @@ func drain(limit_usec: int = 0) -> bool:
 	var deadline: int = Time.get_ticks_usec() + limit_usec
 	while not _pending.is_empty():
 		var b: PendingBatch = _pending[0]
-		if b.checked < b.keys.size():
+		if not b.is_checked():
 			var problem: String = _check_some(b, limit_usec, deadline)
 			if not problem.is_empty():
 				_pending.pop_front()
@@ -131,9 +144,9 @@ func drain(limit_usec: int = 0) -> bool:
 				b.report.error = problem
 				batch_applied.emit(b.report)
 				continue
-			if b.checked < b.keys.size():
+			if not b.is_checked():
 				return false
-			_overrides.merge(b.delta["elements"], true)
+			_accept(b)
 		if not _apply_some(b, limit_usec, deadline):
 			return false
 		_pending.pop_front()
@@ -144,72 +157,152 @@ func drain(limit_usec: int = 0) -> bool:
 	return _pending.is_empty()
 
 
-# Checks element changes of a batch until done or out of time; returns why the batch is
-# malformed, or "". Batches repeat the same few change objects, so each distinct one is checked
-# once and then recognised by its content.
+# Checks the ids of a batch until done or out of time, finding each one's element; returns why
+# the batch is malformed, or "".
 func _check_some(b: PendingBatch, limit_usec: int, deadline: int) -> String:
 	var index: Dictionary = building.index
-	var known: Dictionary = _known_changes
-	var keys: Array = b.keys
-	var values: Array = b.values
-	var n: int = keys.size()
-	var i: int = b.checked
-	while i < n:
-		var change: Variant = values[i]
-		var bits: int = known.get(change, -1) if typeof(change) == TYPE_DICTIONARY else -1
-		if bits < 0:
-			bits = _change_bits(keys[i], change)
-			if bits < 0:
-				return _check_change(keys[i], change)
-			if known.size() >= KNOWN_CHANGES_MAX:
-				known.clear()
-			known[change] = bits
-		if typeof(keys[i]) != TYPE_STRING:
-			return _check_change(keys[i], change)
-		b.wanted[i] = bits
-		b.at[i] = index.get(keys[i], -1)
-		i += 1
-		if limit_usec > 0 and i & 63 == 0 and Time.get_ticks_usec() >= deadline:
+	var at: PackedInt32Array = b.at
+	var unknown: PackedStringArray = b.report.unknown
+	var n: int = b.groups.size()
+	var g: int = b.check_group
+	var i: int = b.check_at
+	var done: int = 0
+	while g < n:
+		var ids: Array = b.groups[g]["ids"]
+		var count: int = ids.size()
+		while i < count:
+			var gid: Variant = ids[i]
+			if typeof(gid) != TYPE_STRING:
+				return "delta.elements[%d].ids[%d] must be a GlobalId" % [g, i]
+			var k: int = index.get(gid, -1)
+			if k >= 0:
+				at.append(k)
+			else:
+				unknown.append(gid)
+			i += 1
+			done += 1
+			if limit_usec > 0 and done & 63 == 0 and Time.get_ticks_usec() >= deadline:
+				break
+		if i < count:
 			break
-	b.checked = i
+		b.ends.append(at.size())
+		g += 1
+		i = 0
+	b.check_group = g
+	b.check_at = i
 	return ""
 
 
+# A fully checked batch joins the mirror: ids the building does not have are kept aside.
+func _accept(b: PendingBatch) -> void:
+	var elements: int = 0
+	for group: Dictionary in b.groups:
+		elements += (group["ids"] as Array).size()
+	b.report.elements = elements
+	if b.report.unknown.is_empty():
+		return
+	var group_of: Dictionary = {}
+	for group: Dictionary in b.groups:
+		for gid: String in group["ids"]:
+			group_of[gid] = group
+	for gid: String in b.report.unknown:
+		var group: Dictionary = group_of[gid]
+		if _is_pristine(group):
+			_unknown.erase(gid)
+		else:
+			_unknown[gid] = group
+
+
 # Applies checked element changes of a batch until done or out of time; returns whether done.
+# One loop per group with the group's material and motion made beforehand; the per-element work
+# is inline (a call per element would cost more than the setters).
 func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
 	var report: ApplyReport = b.report
-	var n: int = b.at.size()
+	var at: PackedInt32Array = b.at  # packed arrays are shared, not copied
+	var flags: PackedByteArray = _flags
+	var nodes: Array[Node3D] = _nodes
+	var elements: Array[BuildingElement] = building.element_list
+	var group_at: Array = _group_at
+	var material_now: Array = _material_now
+	var motion_now: Array = _motion_now
+	var surface_start: PackedInt32Array = _surface_start
+	var surface_mesh: Array[MeshInstance3D] = _surface_mesh
+	var surface_index: PackedInt32Array = _surface_index
+	var surface_base: Array[Material] = _surface_base
+	var n: int = b.groups.size()
+	var g: int = b.apply_group
 	var i: int = b.applied
-	var hidden_count: int = 0
-	var shown_count: int = 0
-	while i < n:
-		var k: int = b.at[i]
-		if k < 0:
-			report.unknown.append(b.keys[i])
-		else:
-			var bits: int = b.wanted[i]
-			var current: int = _flags[k]
+	while g < n:
+		var group: Dictionary = b.groups[g]
+		var bits: int = _group_bits(group)
+		var show: bool = bits & (HIDDEN | DELETED) == 0
+		var looks: int = bits & (COLORED | MOVED)
+		var material: Material = _material_of(group["color"])
+		var motion: Variant = _motion_of(group["transform"])
+		var basis: Basis = motion[0] if motion != null else Basis.IDENTITY
+		var shift: Vector3 = motion[1] if motion != null else Vector3.ZERO
+		var stored: Variant = group if bits != 0 else null
+		var flipped: int = 0
+		var painted: int = 0
+		var unpainted: int = 0
+		var moved: int = 0
+		var end: int = b.ends[g]
+		var start: int = i
+		while i < end:
+			var k: int = at[i]
+			var current: int = flags[k]
 			var flip: int = (bits ^ current) & (HIDDEN | DELETED)
 			if flip == HIDDEN:
 				# Only "hidden" changes (the common batch): the fast path.
-				_flags[k] = current ^ HIDDEN
+				flags[k] = current ^ HIDDEN
 				if bits & DELETED == 0:
-					_nodes[k].visible = bits & HIDDEN == 0
-				if bits & HIDDEN != 0:
-					hidden_count += 1
-				else:
-					shown_count += 1
+					nodes[k].visible = show
+				flipped += 1
 			elif flip != 0:
 				_set_visibility(k, bits, current, report)
-			if (bits | current) & (COLORED | MOVED) != 0:
-				_set_looks(k, b.values[i], report)
-		i += 1
-		if limit_usec > 0 and i & 31 == 0 and Time.get_ticks_usec() >= deadline:
+			if (looks | current) & (COLORED | MOVED) != 0:
+				if material != material_now[k]:
+					if material == null:
+						for s: int in range(surface_start[k], surface_start[k + 1]):
+							surface_mesh[s].set_surface_override_material(
+								surface_index[s], surface_base[s]
+							)
+						unpainted += 1
+					else:
+						for s: int in range(surface_start[k], surface_start[k + 1]):
+							surface_mesh[s].set_surface_override_material(surface_index[s], material)
+						painted += 1
+					material_now[k] = material
+				var now: Variant = motion_now[k]
+				if not is_same(now, motion) and now != motion:
+					if motion == null:
+						nodes[k].transform = elements[k].base_transform
+					else:
+						var c: Vector3 = _centres[k]
+						nodes[k].transform = (
+							_parent_inverse[k] * Transform3D(basis, c + shift - basis * c)
+							* _parent_base[k]
+						)
+					motion_now[k] = motion
+					moved += 1
+				flags[k] = (flags[k] & (HIDDEN | DELETED)) | looks
+			group_at[k] = stored
+			i += 1
+			if limit_usec > 0 and (i - start) & 31 == 0 and Time.get_ticks_usec() >= deadline:
+				break
+		if bits & HIDDEN != 0:
+			report.hidden += flipped
+		else:
+			report.shown += flipped
+		report.colored += painted
+		report.uncolored += unpainted
+		report.moved += moved
+		if i < end:
 			break
-	report.hidden += hidden_count
-	report.shown += shown_count
+		g += 1
+	b.apply_group = g
 	b.applied = i
-	return i >= n
+	return g >= n
 
 
 ## Whether element changes wait for [method drain].
@@ -218,42 +311,37 @@ func has_pending() -> bool:
 
 
 ## Applies a full `engine_state`: afterwards the engine shows exactly that state. Malformed
-## input is refused and changes nothing.
+## input is refused and changes nothing. Queued deltas are finished first.
 func apply_state(full: Variant) -> ApplyReport:
 	var problem: String = check_state(full)
 	if not problem.is_empty():
 		return ApplyReport.refused(problem)
 	drain()
 	var s: Dictionary = full
-	var report: ApplyReport = ApplyReport.new()
 	var hidden: Dictionary = _as_set(s["hidden"])
 	var deleted: Dictionary = _as_set(s["deleted"])
 	var colors: Dictionary = s["colors"]
 	var transforms: Dictionary = s["transforms"]
-	var touched: Dictionary = _overrides.duplicate()
+	var touched: Dictionary = _overridden()
 	touched.merge(hidden)
 	touched.merge(deleted)
 	touched.merge(colors)
 	touched.merge(transforms)
-	report.elements = touched.size()
-	for gid: String in touched:
-		_set_override(gid, {
-			"hidden": hidden.has(gid),
-			"deleted": deleted.has(gid),
-			"color": colors.get(gid),
-			"transform": transforms.get(gid),
-		}, report)
 	var wanted: Dictionary = {}
+	for gid: String in touched:
+		wanted[gid] = [hidden.has(gid), deleted.has(gid), colors.get(gid), transforms.get(gid)]
+	var report: ApplyReport = _apply_now(_grouped(wanted))
+	var by_id: Dictionary = {}
 	for prop: Dictionary in s["props"]:
-		wanted[prop["id"]] = prop
+		by_id[prop["id"]] = prop
 	var removed: Array = []
 	for pid: String in _props:
-		if not wanted.has(pid) or not _same_prop(_props[pid][0], wanted[pid]):
+		if not by_id.has(pid) or not _same_prop(_props[pid][0], by_id[pid]):
 			removed.append(pid)
 	var added: Array = []
-	for pid: String in wanted:
+	for pid: String in by_id:
 		if not _props.has(pid) or removed.has(pid):
-			added.append(wanted[pid])
+			added.append(by_id[pid])
 	_apply_rest({
 		"props_removed": removed, "props_added": added, "selected": s["selected"], "pose": s["pose"]
 	}, report)
@@ -263,27 +351,26 @@ func apply_state(full: Variant) -> ApplyReport:
 ## Applies the mirrored state again (after the building was reloaded this happens by itself).
 func reapply() -> ApplyReport:
 	drain()
-	var report: ApplyReport = ApplyReport.new()
-	var saved: Dictionary = _overrides.duplicate()
-	report.elements = saved.size()
-	for gid: String in saved:
-		_set_override(gid, saved[gid], report)
-	var selected: PackedStringArray = _selected
-	_selected = PackedStringArray()
-	_set_selection(selected, report)
-	return report
+	return _reapply_from(_overridden())
 
 
-## The mirrored scene state (an `engine_state`, IFC frame), built from what was applied.
+## The mirrored scene state (an `engine_state`, IFC frame): what was applied, and the deltas
+## that were accepted but wait for [method drain].
 func current_state() -> Dictionary:
+	var of: Dictionary = _overridden()
+	for b: PendingBatch in _pending:
+		if b.is_checked():
+			for group: Dictionary in b.groups:
+				for gid: String in group["ids"]:
+					of[gid] = group
 	var hidden: Array = []
 	var deleted: Array = []
 	var colors: Dictionary = {}
 	var transforms: Dictionary = {}
-	var ids: Array = _overrides.keys()
+	var ids: Array = of.keys()
 	ids.sort()
 	for gid: String in ids:
-		var o: Dictionary = _overrides[gid]
+		var o: Dictionary = of[gid]
 		if o["hidden"]:
 			hidden.append(gid)
 		if o["deleted"]:
@@ -334,7 +421,7 @@ func prop_count() -> int:
 
 
 ## Why an `engine_delta` is malformed ("" when it is fine). With [param with_elements] false
-## the element changes are not looked at (the caller checks them one by one).
+## the ids of the element groups are not looked at (the caller checks them one by one).
 static func check_delta(delta: Variant, with_elements: bool = true) -> String:
 	if not delta is Dictionary:
 		return "a delta must be an object"
@@ -348,14 +435,15 @@ static func check_delta(delta: Variant, with_elements: bool = true) -> String:
 			and not SchemaConstants.DELTA_OPTIONAL_KEYS.has(key)
 		):
 			return "the delta has an unknown field '%s'" % str(key)
-	if not d["elements"] is Dictionary:
-		return "delta.elements must be an object"
-	if with_elements:
-		var changes: Dictionary = d["elements"]
-		for gid: Variant in changes:
-			var problem: String = _check_change(gid, changes[gid])
-			if not problem.is_empty():
-				return problem
+	if not d["elements"] is Array:
+		return "delta.elements must be a list of element groups"
+	var groups: Array = d["elements"]
+	for g: int in groups.size():
+		var problem: String = _check_group(groups[g], g)
+		if not problem.is_empty():
+			return problem
+		if with_elements and not _is_string_list(groups[g]["ids"]):
+			return "delta.elements[%d].ids must be a list of GlobalIds" % g
 	if not _is_string_list(d["props_removed"]):
 		return "delta.props_removed must be a list of prop ids"
 	var problem_props: String = _check_props(d["props_added"], "delta.props_added")
@@ -395,51 +483,40 @@ static func check_state(full: Variant) -> String:
 	return _check_pose(s["pose"], "state.pose")
 
 
-# The flag bits an element change asks for, or -1 when it is malformed (the hot check).
-static func _change_bits(gid: Variant, change: Variant) -> int:
-	if typeof(gid) != TYPE_STRING or typeof(change) != TYPE_DICTIONARY:
-		return -1
-	var c: Dictionary = change
-	if c.size() != 4:
-		return -1
-	var hidden: Variant = c.get("hidden")
-	var deleted: Variant = c.get("deleted")
-	if typeof(hidden) != TYPE_BOOL or typeof(deleted) != TYPE_BOOL:
-		return -1
-	var bits: int = (HIDDEN if hidden else 0) | (DELETED if deleted else 0)
-	var color: Variant = c.get("color", false)
-	if color != null:
-		if not _is_rgba(color):
-			return -1
-		bits |= COLORED
-	var xform: Variant = c.get("transform", false)
-	if xform != null:
-		if not _is_transform(xform):
-			return -1
-		bits |= MOVED
-	return bits
-
-
-# Why an element change is malformed, for the refusal message.
-static func _check_change(gid: Variant, change: Variant) -> String:
-	if typeof(gid) != TYPE_STRING:
-		return "delta.elements keys must be GlobalIds"
-	if typeof(change) != TYPE_DICTIONARY:
-		return "delta.elements[%s] must be an object" % gid
-	var c: Dictionary = change
+# Why element group g of a delta is malformed ("" when it is fine; its ids are checked later).
+static func _check_group(group: Variant, g: int) -> String:
+	if typeof(group) != TYPE_DICTIONARY:
+		return "delta.elements[%d] must be an object" % g
+	var c: Dictionary = group
+	var ids: Variant = c.get("ids")
 	if (
-		c.size() != 4
+		c.size() != SchemaConstants.ELEMENT_GROUP_KEYS.size()
+		or typeof(ids) != TYPE_ARRAY
+		or (ids as Array).is_empty()
 		or typeof(c.get("hidden")) != TYPE_BOOL
 		or typeof(c.get("deleted")) != TYPE_BOOL
 		or not c.has("color")
 		or not c.has("transform")
 	):
-		return "delta.elements[%s] must have exactly %s (hidden and deleted true/false)" % [
-			gid, ", ".join(SchemaConstants.ELEMENT_CHANGE_KEYS)
-		]
+		return (
+			"delta.elements[%d] must have exactly %s (ids not empty, hidden and deleted true/false)"
+			% [g, ", ".join(SchemaConstants.ELEMENT_GROUP_KEYS)]
+		)
 	if c["color"] != null and not _is_rgba(c["color"]):
-		return "delta.elements[%s].color must be null or [r, g, b, a] in 0..1" % gid
-	return "delta.elements[%s].transform must be null or {translation, rotation_deg}" % gid
+		return "delta.elements[%d].color must be null or [r, g, b, a] in 0..1" % g
+	if c["transform"] != null and not _is_transform(c["transform"]):
+		return "delta.elements[%d].transform must be null or {translation, rotation_deg}" % g
+	return ""
+
+
+# The flag bits of a (checked) element group.
+static func _group_bits(group: Dictionary) -> int:
+	var bits: int = (HIDDEN if group["hidden"] else 0) | (DELETED if group["deleted"] else 0)
+	if group["color"] != null:
+		bits |= COLORED
+	if group["transform"] != null:
+		bits |= MOVED
+	return bits
 
 
 static func _check_props(value: Variant, where: String) -> String:
@@ -535,62 +612,139 @@ static func _motion(rotation_deg: Vector3, translation_ifc: Vector3) -> Array:
 	return [basis, Frames.ifc_to_godot(translation_ifc)]
 
 
-static func _moved(e: BuildingElement, motion: Array) -> Transform3D:
-	var basis: Basis = motion[0]
-	var shift: Vector3 = motion[1]
-	var about_centre: Transform3D = Transform3D(basis, e.centre + shift - basis * e.centre)
-	return e.parent_global.affine_inverse() * about_centre * e.parent_global * e.base_transform
+# Ids -> [hidden, deleted, color, transform] as element groups, one per distinct state.
+static func _grouped(wanted: Dictionary) -> Array:
+	var by_state: Dictionary = {}
+	var ids: Array = wanted.keys()
+	ids.sort()
+	for gid: String in ids:
+		var state: Array = wanted[gid]
+		var group: Dictionary = by_state.get(state, {})
+		if group.is_empty():
+			group = {
+				"ids": [], "hidden": state[0], "deleted": state[1], "color": state[2],
+				"transform": state[3]
+			}
+			by_state[state] = group
+		(group["ids"] as Array).append(gid)
+	return by_state.values()
+
+
+# Ids -> element group, as ids -> [hidden, deleted, color, transform].
+static func _states_of(groups_by_id: Dictionary) -> Dictionary:
+	var out: Dictionary = {}
+	for gid: String in groups_by_id:
+		var o: Dictionary = groups_by_id[gid]
+		out[gid] = [o["hidden"], o["deleted"], o["color"], o["transform"]]
+	return out
+
+
+# Every id with an override (loaded or not) -> its element group.
+func _overridden() -> Dictionary:
+	var out: Dictionary = _unknown.duplicate()
+	for k: int in _bound_ids.size():
+		if _group_at[k] != null:
+			out[_bound_ids[k]] = _group_at[k]
+	return out
+
+
+# Checks and applies element groups made here (well-formed) at once.
+func _apply_now(groups: Array) -> ApplyReport:
+	var b: PendingBatch = PendingBatch.new(
+		{"elements": groups, "props_added": [], "props_removed": []}
+	)
+	_check_some(b, 0, 0)
+	_accept(b)
+	_apply_some(b, 0, 0)
+	return b.report
+
+
+# The override material of a colour (null: none). The cache hands out one material per colour.
+func _material_of(color: Variant) -> Material:
+	if color == null:
+		return null
+	var rgba: Array = color
+	return materials.color_material(Color(rgba[0], rgba[1], rgba[2], rgba[3]))
+
+
+# The motion of a transform (null: none), converted once per distinct transform.
+func _motion_of(xform: Variant) -> Variant:
+	if xform == null:
+		return null
+	var motion: Array = _motion_for.get(xform, [])
+	if motion.is_empty():
+		var t: Dictionary = xform
+		var tr: Array = t["translation"]
+		var rot: Array = t["rotation_deg"]
+		motion = _motion(Vector3(rot[0], rot[1], rot[2]), Vector3(tr[0], tr[1], tr[2]))
+		if _motion_for.size() >= KNOWN_MOTIONS_MAX:
+			_motion_for.clear()
+		_motion_for[xform] = motion
+	return motion
 
 
 func _bind() -> void:
 	var count: int = building.element_list.size()
 	_flags = PackedByteArray()
 	_flags.resize(count)
-	_color_now = []
-	_color_now.resize(count)
-	_xform_now = []
-	_xform_now.resize(count)
+	_group_at = []
+	_group_at.resize(count)
+	_material_now = []
+	_material_now.resize(count)
+	_motion_now = []
+	_motion_now.resize(count)
 	_highlighted.clear()
 	_nodes.clear()
+	_parent_inverse.clear()
+	_parent_base.clear()
+	_centres = PackedVector3Array()
+	_bound_ids = PackedStringArray()
+	_surface_start = PackedInt32Array([0])
+	_surface_mesh.clear()
+	_surface_index = PackedInt32Array()
+	_surface_base.clear()
 	for e: BuildingElement in building.element_list:
+		_surface_mesh.append_array(e.surface_meshes)
+		_surface_index.append_array(e.surface_index)
+		_surface_base.append_array(e.base_surface_materials)
+		_surface_start.append(_surface_mesh.size())
 		_nodes.append(e.node)
+		_parent_inverse.append(e.parent_global.affine_inverse())
+		_parent_base.append(e.parent_global * e.base_transform)
+		_centres.append(e.centre)
+		_bound_ids.append(e.id)
 
 
 func _on_building_loaded(_count: int) -> void:
-	# Queued element work points at the old nodes; the mirror already holds those changes and
-	# reapply() puts them on the new nodes. Props, selection and pose of queued deltas still count.
+	# Queued element work points at the old nodes: it joins the mirror, which is then put on the
+	# new nodes. Props, selection and pose of queued deltas still count.
+	var saved: Dictionary = _overridden()
 	var queued: Array[PendingBatch] = _pending.duplicate()
 	_pending.clear()
 	for b: PendingBatch in queued:
-		if b.checked < b.keys.size():
-			var problem: String = _check_some(b, 0, 0)
-			if not problem.is_empty():
-				b.report.ok = false
-				b.report.error = problem
-				batch_applied.emit(b.report)
-				continue
-			_overrides.merge(b.delta["elements"], true)
+		var problem: String = _check_some(b, 0, 0) if not b.is_checked() else ""
+		if not problem.is_empty():
+			b.report.ok = false
+			b.report.error = problem
+			batch_applied.emit(b.report)
+			continue
+		for group: Dictionary in b.groups:
+			for gid: String in group["ids"]:
+				saved[gid] = group
 		_apply_rest(b.delta, b.report)
 		batch_applied.emit(b.report)
+	_reapply_from(saved)
+
+
+# Binds the loaded building afresh and shows [param saved] (id -> element group) on it.
+func _reapply_from(saved: Dictionary) -> ApplyReport:
+	_unknown.clear()
 	_bind()
-	reapply()
-
-
-func _set_override(gid: String, change: Dictionary, report: ApplyReport) -> void:
-	if _is_pristine(change):
-		_overrides.erase(gid)
-	else:
-		_overrides[gid] = change
-	var k: int = building.index.get(gid, -1)
-	if k < 0:
-		report.unknown.append(gid)
-		return
-	var bits: int = _change_bits(gid, change)
-	var current: int = _flags[k]
-	if (bits ^ current) & (HIDDEN | DELETED) != 0:
-		_set_visibility(k, bits, current, report)
-	if (bits | current) & (COLORED | MOVED) != 0:
-		_set_looks(k, change, report)
+	var report: ApplyReport = _apply_now(_grouped(_states_of(saved)))
+	var selected: PackedStringArray = _selected
+	_selected = PackedStringArray()
+	_set_selection(selected, report)
+	return report
 
 
 func _set_visibility(k: int, bits: int, current: int, report: ApplyReport) -> void:
@@ -610,52 +764,6 @@ func _set_visibility(k: int, bits: int, current: int, report: ApplyReport) -> vo
 	var visible: bool = bits & (HIDDEN | DELETED) == 0
 	if _nodes[k].visible != visible:
 		_nodes[k].visible = visible
-
-
-# Colour and transform of element k (rarer than hiding; materials and motions are cached by
-# the content of the colour or transform, so a batch computes each once).
-func _set_looks(k: int, change: Dictionary, report: ApplyReport) -> void:
-	var color: Variant = change["color"]
-	var bits: int = _flags[k] & ~(COLORED | MOVED)
-	if color != _color_now[k]:
-		var e: BuildingElement = building.element_list[k]
-		if color == null:
-			for i: int in e.meshes.size():
-				e.meshes[i].material_override = e.base_overrides[i]
-			report.uncolored += 1
-		else:
-			var material: Material = _material_for.get(color)
-			if material == null:
-				var rgba: Array = color
-				material = materials.color_material(Color(rgba[0], rgba[1], rgba[2], rgba[3]))
-				_material_for[color] = material
-			for mesh: MeshInstance3D in e.meshes:
-				mesh.material_override = material
-			report.colored += 1
-		_color_now[k] = color
-	var xform: Variant = change["transform"]
-	if xform != _xform_now[k]:
-		var e: BuildingElement = building.element_list[k]
-		if xform == null:
-			e.node.transform = e.base_transform
-		else:
-			var motion: Array = _motion_for.get(xform, [])
-			if motion.is_empty():
-				var t: Dictionary = xform
-				var tr: Array = t["translation"]
-				var rot: Array = t["rotation_deg"]
-				motion = _motion(Vector3(rot[0], rot[1], rot[2]), Vector3(tr[0], tr[1], tr[2]))
-				if _motion_for.size() >= KNOWN_CHANGES_MAX:
-					_motion_for.clear()
-				_motion_for[xform] = motion
-			e.node.transform = _moved(e, motion)
-		report.moved += 1
-		_xform_now[k] = xform
-	if color != null:
-		bits |= COLORED
-	if xform != null:
-		bits |= MOVED
-	_flags[k] = bits
 
 
 # Props, selection and pose of a delta (or of a state turned into one).

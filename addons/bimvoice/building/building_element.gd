@@ -24,8 +24,15 @@ var parent_global: Transform3D
 var base_aabb: AABB
 ## Centre of [member base_aabb], building frame: rotations turn about this point.
 var centre: Vector3
-## Material overrides of [member meshes] as loaded, restored when the colour is reset.
-var base_overrides: Array[Material] = []
+## Every surface that draws this element: surface [member surface_index][i] of
+## [member surface_meshes][i]. Colours are set as surface override materials (cheaper to set than
+## [member GeometryInstance3D.material_override]; a loaded override is moved onto the surfaces).
+var surface_meshes: Array[MeshInstance3D] = []
+## See [member surface_meshes].
+var surface_index: PackedInt32Array = PackedInt32Array()
+## The surface override material of each surface as loaded (usually null), restored when the
+## colour is reset.
+var base_surface_materials: Array[Material] = []
 ## Material overlays of [member meshes] as loaded, restored when the selection ends.
 var base_overlays: Array[Material] = []
 

@@ -174,7 +174,7 @@ func _describe(element: BuildingElement) -> void:
 	var box: AABB = AABB()
 	var first: bool = true
 	for mesh: MeshInstance3D in element.meshes:
-		element.base_overrides.append(mesh.material_override)
+		_list_surfaces(element, mesh)
 		element.base_overlays.append(mesh.material_overlay)
 		var mesh_box: AABB = _to_building(mesh) * mesh.get_aabb()
 		if first:
@@ -186,6 +186,20 @@ func _describe(element: BuildingElement) -> void:
 		box = AABB(world.origin, Vector3.ZERO)
 	element.base_aabb = box
 	element.centre = box.get_center()
+
+
+# Records the surfaces of an element's mesh; a material override on the mesh is moved onto its
+# surfaces (it draws the same), so colour changes only ever touch surface overrides.
+func _list_surfaces(element: BuildingElement, mesh: MeshInstance3D) -> void:
+	var override: Material = mesh.material_override
+	for s: int in mesh.get_surface_override_material_count():
+		if override != null:
+			mesh.set_surface_override_material(s, override)
+		element.surface_meshes.append(mesh)
+		element.surface_index.append(s)
+		element.base_surface_materials.append(mesh.get_surface_override_material(s))
+	if override != null:
+		mesh.material_override = null
 
 
 # Transform from a node's space to this BuildingModel's space (works outside the scene tree).

@@ -7,7 +7,7 @@ extends RefCounted
 ## The schema's $id.
 const SCHEMA_ID: String = "urn:bimvoice:actions:1"
 ## The schema's x-version.
-const SCHEMA_VERSION: String = "1.0.0"
+const SCHEMA_VERSION: String = "2.0.0"
 ## Regular expression an IFC GlobalId matches.
 const GID_PATTERN: String = "^[0-9A-Za-z_$]{22}$"
 ## Every step op of the action language.
@@ -76,8 +76,9 @@ const STATE_KEYS: Array[String] = [
 	"pose",
 	"selected",
 ]
-## Keys of one element's entry in an engine_delta.
-const ELEMENT_CHANGE_KEYS: Array[String] = [
+## Keys of one entry of engine_delta.elements (elements sharing one override state).
+const ELEMENT_GROUP_KEYS: Array[String] = [
+	"ids",
 	"hidden",
 	"color",
 	"transform",

@@ -7,6 +7,8 @@
 ## push-to-talk audio.
 ## Every coordinate it sends or receives is in the IFC frame: convert with [Frames].
 ## When the agent is not running it reports it once through [signal status_changed] and retries.
+## Large messages (a delta touching thousands of elements) are parsed on a worker thread, so a
+## frame only pays for applying them; messages are still handled strictly in arrival order.
 class_name AgentLink
 extends Node
 
@@ -29,9 +31,11 @@ signal agent_error(message: String, id: int)
 ## The link is up and in step with the agent (true) or lost (false).
 signal link_state_changed(in_sync: bool)
 
-const PROTOCOL_VERSION := 1
+const PROTOCOL_VERSION := 2
 const POSE_EPSILON_M := 0.001
 const POSE_EPSILON_DEG := 0.05
+## Default of [member thread_parse_bytes].
+const THREAD_PARSE_BYTES := 8192
 
 ## Where the agent listens, as [code]tcp://host:port[/code].
 @export var endpoint := "tcp://127.0.0.1:5557"
@@ -41,6 +45,8 @@ const POSE_EPSILON_DEG := 0.05
 @export var autostart := true
 ## Seconds between keep-alive pings (they also measure [member latency_ms]).
 @export var ping_interval_s := 2.0
+## Messages whose JSON frame has at least this many bytes are parsed on a worker thread.
+@export var thread_parse_bytes := THREAD_PARSE_BYTES
 
 ## The latest status line (see [signal status_changed]).
 var status_text := ""
@@ -64,6 +70,33 @@ var _pose: Dictionary = {}
 var _sent_pose: Dictionary = {}
 var _next_ping_ms := 0
 var _ever_connected := false
+# Messages received and not yet handled, oldest first: [ParseJob, extra frames].
+var _inbox: Array[Array] = []
+
+
+## One message's JSON, parsed on this thread or on a worker ([member task] >= 0).
+class ParseJob:
+	extends RefCounted
+	var text: PackedByteArray
+	var parsed: Variant = null
+	var task: int = -1
+
+	func _init(bytes: PackedByteArray) -> void:
+		text = bytes
+
+	## Parses the text (on whichever thread calls it).
+	func run() -> void:
+		parsed = JSON.parse_string(text.get_string_from_utf8())
+		text = PackedByteArray()
+
+	## Whether [member parsed] is ready; [param wait] blocks until it is.
+	func finish(wait: bool) -> bool:
+		if task >= 0:
+			if not wait and not WorkerThreadPool.is_task_completed(task):
+				return false
+			WorkerThreadPool.wait_for_task_completion(task)
+			task = -1
+		return true
 
 
 func _init() -> void:
@@ -102,15 +135,19 @@ func start() -> void:
 	_zmtp.connect_to(_host, _port)
 
 
-## Close the link for good.
+## Close the link for good (messages not yet handled are dropped).
 func stop() -> void:
 	_zmtp.close()
+	for entry: Array in _inbox:
+		(entry[0] as ParseJob).finish(true)
+	_inbox.clear()
 
 
 ## Do the link's work for this frame (called from [code]_process[/code]; call it yourself when the
 ## node is not processing, e.g. from a test's loop).
 func poll() -> void:
 	_zmtp.poll()
+	_handle_inbox(false)
 	if _synced and ping_interval_s > 0 and Time.get_ticks_msec() >= _next_ping_ms:
 		_next_ping_ms = Time.get_ticks_msec() + int(ping_interval_s * 1000)
 		_send({"type": "ping", "t": Time.get_ticks_usec() / 1e6})
@@ -282,6 +319,7 @@ func _on_connected() -> void:
 
 
 func _on_disconnected(reason: String) -> void:
+	_handle_inbox(true)  # what arrived before the loss still counts (results first)
 	var was_synced := _synced
 	_synced = false
 	_fail_pending("the link to the agent was lost (%s)" % reason)
@@ -306,7 +344,28 @@ func _fail_pending(error: String) -> void:
 
 func _on_message(frames: Array) -> void:
 	stats["messages"] += 1
-	var parsed: Variant = JSON.parse_string((frames[0] as PackedByteArray).get_string_from_utf8())
+	var job := ParseJob.new(frames[0])
+	if job.text.size() >= thread_parse_bytes:
+		job.task = WorkerThreadPool.add_task(job.run, false, "BimVoice: parse agent message")
+	else:
+		job.run()
+	_inbox.append([job, frames.slice(1)])
+	if _inbox.size() == 1:
+		_handle_inbox(false)
+
+
+# Handles received messages in order, up to the first one still being parsed (all of them
+# when [param wait]).
+func _handle_inbox(wait: bool) -> void:
+	while not _inbox.is_empty():
+		var job: ParseJob = _inbox[0][0]
+		if not job.finish(wait):
+			return
+		var extra: Array = _inbox.pop_front()[1]
+		_handle(job.parsed, extra)
+
+
+func _handle(parsed: Variant, extra: Array) -> void:
 	if not parsed is Dictionary:
 		push_warning("AgentLink: the agent sent a message that is not a JSON object")
 		return
@@ -325,7 +384,7 @@ func _on_message(frames: Array) -> void:
 		"partial":
 			partial.emit(int(msg.get("id", -1)), String(msg.get("text", "")))
 		"model":
-			var data: PackedByteArray = frames[1] if frames.size() > 1 else PackedByteArray()
+			var data: PackedByteArray = extra[0] if not extra.is_empty() else PackedByteArray()
 			model_bytes.emit(String(msg.get("hash", "")), data)
 		"status":
 			_set_status(String(msg.get("text", "")))

@@ -142,7 +142,7 @@ func select_ids(ids: PackedStringArray) -> void:
 		link.send_select(ids)
 	else:
 		applier.apply_delta({
-			"elements": {}, "props_added": [], "props_removed": [], "selected": Array(ids)
+			"elements": [], "props_added": [], "props_removed": [], "selected": Array(ids)
 		})
 
 

@@ -27,7 +27,7 @@ func run_tests() -> void:
 		return
 	var target := String(args.get("target", ""))
 	if mode != "echo":
-		sock.send_message([JSON.stringify({"type": "hello", "protocol": 1})])
+		sock.send_message([JSON.stringify({"type": "hello", "protocol": 2})])
 		await _reply(paced)
 	var rtts: Array[int] = []
 	var warmup := floori(n / 10.0)  # the first tenth warms up

@@ -9,6 +9,7 @@ var welcomes: Array = []
 var deltas: Array = []
 var results := {}
 var models: Array = []
+var events: Array[String] = []
 
 
 func run_tests() -> void:
@@ -18,8 +19,12 @@ func run_tests() -> void:
 	link.welcome.connect(
 		func(state: Dictionary, info: Dictionary) -> void: welcomes.append([state, info])
 	)
-	link.delta.connect(func(seq: int, changes: Dictionary) -> void: deltas.append([seq, changes]))
-	link.result.connect(func(id: int, response: Dictionary) -> void: results[id] = response)
+	link.delta.connect(func(seq: int, changes: Dictionary) -> void:
+		deltas.append([seq, changes])
+		events.append("delta %d" % seq))
+	link.result.connect(func(id: int, response: Dictionary) -> void:
+		results[id] = response
+		events.append("result %d" % id))
 	link.model_bytes.connect(func(h: String, b: PackedByteArray) -> void: models.append([h, b]))
 	root.add_child(link)
 	var welcomed := await wait_until(func() -> bool: return welcomes.size() == 1, 20.0)
@@ -63,20 +68,26 @@ func run_tests() -> void:
 	check_eq(deltas.size(), 1, "one delta")
 	if deltas.size() == 1:
 		check_eq(deltas[0][0], 1, "delta seq 1")
-		var changes: Dictionary = deltas[0][1]
-		check_eq(changes["elements"].keys(), [door], "the delta touches exactly the door in front")
-		if changes["elements"].has(door):
-			check_eq(changes["elements"][door]["hidden"], true, "the door is hidden")
+		var groups: Array = deltas[0][1]["elements"]
+		check_eq(groups.size(), 1, "one element group")
+		if groups.size() == 1:
+			check_eq(groups[0]["ids"], [door], "the delta touches exactly the door in front")
+			check_eq(groups[0]["hidden"], true, "the door is hidden")
 	check_eq(int(res.get("seq", -1)), link.last_seq, "result seq = last delta seq")
 
-	# A program; then a pretend-missed delta forces a resync with the full state.
+	# A program; then a pretend-missed delta forces a resync with the full state. From here on
+	# every message is parsed on a worker thread (as large deltas are): the order must hold.
+	link.thread_parse_bytes = 0
 	var show := {"steps": [{"op": "show", "target": {"ids": [door]}}]}
 	var id2 := link.do_program(show)
 	check(await wait_until(func() -> bool: return results.has(id2), 20.0), "result for do")
+	check_eq(events.slice(-2), ["delta 2", "result %d" % id2], "parsed off-thread, still in order")
 	check_eq(results.get(id2, {}).get("ok"), true, "show succeeded")
 	check_eq(deltas.size(), 2, "a second delta")
 	if deltas.size() == 2:
-		check_eq(deltas[1][1]["elements"][door]["hidden"], false, "the door is shown again")
+		check_eq(deltas[1][1]["elements"], [{
+			"ids": [door], "hidden": false, "deleted": false, "color": null, "transform": null
+		}], "the door is shown again")
 	link.last_seq -= 1  # as if delta 2 had been lost
 	var id3 := link.do_program({"steps": [{"op": "hide", "target": {"ids": [door]}}]})
 	check(
