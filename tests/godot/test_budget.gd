@@ -61,6 +61,35 @@ func run_test() -> void:
 	applier.budget_usec = 0
 	applier.apply_delta(delta(ids, true))
 	check(not applier.has_pending() and visible_count(building) == 0, "no budget: applied at once")
+	test_prepared(building, applier, ids)
+
+
+# Deltas checked on a worker thread (as the link does for large ones), then applied.
+func test_prepared(building: BuildingModel, applier: ChangeApplier, ids: PackedStringArray) -> void:
+	var show_all: Dictionary = delta(ids, false)
+	var made: Array = []
+	var task: int = WorkerThreadPool.add_task(
+		func() -> void: made.append(applier.prepare_delta(show_all))
+	)
+	WorkerThreadPool.wait_for_task_completion(task)
+	var prepared: ChangeApplier.PendingBatch = made[0]
+	check(prepared.error.is_empty() and prepared.is_checked(), "prepared on a worker thread")
+	check_eq(visible_count(building), 0, "preparing changes nothing")
+	var report: ApplyReport = applier.apply_prepared(prepared)
+	check(report.ok and report.shown == ids.size(), "prepared delta applied: %d shown" % report.shown)
+	check_eq(visible_count(building), ids.size(), "all shown")
+	# A malformed delta prepared is refused and changes nothing.
+	var bad: Dictionary = delta(ids, true)
+	bad["elements"][0]["ids"][3] = 5
+	var refused: ApplyReport = applier.apply_prepared(applier.prepare_delta(bad))
+	check(not refused.ok and refused.error.contains("ids[3]"), "prepared refusal: " + refused.error)
+	check_eq(visible_count(building), ids.size(), "refused prepared delta changed nothing")
+	# Prepared, then the building is reloaded: the ids are looked up again in the new one.
+	var stale: ChangeApplier.PendingBatch = applier.prepare_delta(delta(ids, true))
+	check_eq(building.load_file(args["glb"]), OK, "reload")
+	report = applier.apply_prepared(stale)
+	check(report.ok and report.hidden == ids.size(), "stale prepared delta looked up again")
+	check_eq(visible_count(building), 0, "the new nodes are hidden")
 
 
 func delta(ids: PackedStringArray, hidden: bool) -> Dictionary:

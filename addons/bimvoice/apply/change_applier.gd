@@ -41,8 +41,9 @@ var props_root: Node3D
 var props: PropLibrary
 ## Shared override materials.
 var materials: MaterialCache = MaterialCache.new()
-## Microseconds of element work a delta may take when applied; the rest is queued for
-## [method drain] (the runtime drains once per frame). 0 applies every delta at once.
+## Microseconds per frame, counted from [method begin_frame] (or from the frame's first
+## [method drain_frame]): [method apply_delta] and [method drain_frame] stop when it is spent and
+## the rest waits for the next frame. 0 applies every delta at once.
 var budget_usec: int = 0
 
 # Per element (index of BuildingModel.element_list, as bound by _bind):
@@ -76,6 +77,14 @@ var _selected: PackedStringArray = PackedStringArray()
 var _pose: Dictionary = {}
 # Deltas not yet checked and applied in full (oldest first).
 var _pending: Array[PendingBatch] = []
+# The process frame whose budget is being spent, and when that frame's work began.
+var _budget_frame: int = -1
+var _frame_started: int = 0
+# The building's GlobalId -> index as bound, and a count of bindings, for prepare_delta on other
+# threads (read under the lock).
+var _bound_lock: Mutex = Mutex.new()
+var _bound_index: Dictionary = {}
+var _generation: int = 0
 
 
 ## A delta on its way to the nodes. Checking walks the groups' ids (cursor [member check_group],
@@ -92,10 +101,24 @@ class PendingBatch:
 	var check_at: int = 0
 	var apply_group: int = 0
 	var applied: int = 0
+	## For a batch made by [method ChangeApplier.prepare_delta]: why the delta is malformed
+	## ("" when fine), and the binding its ids were looked up in.
+	var error: String = ""
+	var generation: int = -1
+	## Whether the batch was accepted into the mirror (after its ids were all checked).
+	var accepted: bool = false
 
 	func _init(d: Dictionary) -> void:
 		delta = d
-		groups = d["elements"]
+		groups = d.get("elements", [])
+
+	## Forgets which elements the ids were found to be (to look them up again).
+	func uncheck() -> void:
+		at = PackedInt32Array()
+		ends = PackedInt32Array()
+		report.unknown = PackedStringArray()
+		check_group = 0
+		check_at = 0
 
 	## Whether every id was checked (the batch is accepted).
 	func is_checked() -> bool:
@@ -117,27 +140,86 @@ func _init(target: BuildingModel, prop_parent: Node3D = null, library: PropLibra
 
 ## Applies an `engine_delta`. Malformed input is refused and changes nothing. The mirror keeps
 ## the element groups of the delta: do not change them afterwards.
-## With [member budget_usec] set, checking and applying stop when the budget is spent and go on
-## in [method drain]: the returned report is complete (or refused) once [signal batch_applied]
-## is emitted for it. Without a budget it is complete on return.
+## With [member budget_usec] set, checking and applying stop when this frame's budget is spent
+## and go on in [method drain_frame]: the returned report is complete (or refused) once
+## [signal batch_applied] is emitted for it. Without a budget it is complete on return.
 func apply_delta(delta: Variant) -> ApplyReport:
 	var problem: String = check_delta(delta, false)
 	if not problem.is_empty():
 		return ApplyReport.refused(problem)
 	var batch: PendingBatch = PendingBatch.new(delta)
 	_pending.append(batch)
-	drain(budget_usec)
+	drain_frame()
 	return batch.report
 
 
-## Checks and applies queued deltas for about [param limit_usec] microseconds (0: until done).
-## Returns whether nothing is left.
+## Starts this frame's budget now: the time until [method drain_frame] counts against it (the
+## runtime calls it before polling the link, so reading and applying share the budget).
+func begin_frame() -> void:
+	_budget_frame = Engine.get_process_frames()
+	_frame_started = Time.get_ticks_usec()
+
+
+## Microseconds left of this frame's budget.
+func frame_budget_left() -> int:
+	if _budget_frame != Engine.get_process_frames():
+		return budget_usec
+	return budget_usec - (Time.get_ticks_usec() - _frame_started)
+
+
+## Checks a delta and looks up its elements without touching the engine or the mirror: safe to
+## call on a worker thread (the link does, as it parses a large delta). Give the result to
+## [method apply_prepared] on the main thread.
+func prepare_delta(delta: Variant) -> PendingBatch:
+	var problem: String = check_delta(delta, false)
+	if not problem.is_empty():
+		var refused: PendingBatch = PendingBatch.new({})
+		refused.error = problem
+		return refused
+	var b: PendingBatch = PendingBatch.new(delta)
+	_bound_lock.lock()
+	var index: Dictionary = _bound_index
+	b.generation = _generation
+	_bound_lock.unlock()
+	b.error = _check_some(b, index, 0, 0)
+	return b
+
+
+## Applies a delta made ready by [method prepare_delta], as [method apply_delta] would (its ids
+## are looked up again if the building was reloaded since).
+func apply_prepared(b: PendingBatch) -> ApplyReport:
+	if not b.error.is_empty():
+		return ApplyReport.refused(b.error)
+	if b.generation != _generation:
+		b.uncheck()
+	_pending.append(b)
+	drain_frame()
+	return b.report
+
+
+## Checks and applies queued deltas with what is left of this frame's [member budget_usec] (all
+## of them without a budget). Returns whether nothing is left.
+func drain_frame() -> bool:
+	if budget_usec <= 0:
+		return drain()
+	if _budget_frame != Engine.get_process_frames():
+		begin_frame()
+	var left: int = frame_budget_left()
+	if left <= 0 or _pending.is_empty():
+		return _pending.is_empty()
+	return drain(left)
+
+
+## Checks and applies queued deltas for about [param limit_usec] microseconds (0: until done),
+## whatever this frame's budget. Returns whether nothing is left.
 func drain(limit_usec: int = 0) -> bool:
 	var deadline: int = Time.get_ticks_usec() + limit_usec
 	while not _pending.is_empty():
 		var b: PendingBatch = _pending[0]
-		if not b.is_checked():
-			var problem: String = _check_some(b, limit_usec, deadline)
+		if not b.accepted:
+			var problem: String = ""
+			if not b.is_checked():
+				problem = _check_some(b, building.index, limit_usec, deadline)
 			if not problem.is_empty():
 				_pending.pop_front()
 				b.report.ok = false
@@ -159,8 +241,7 @@ func drain(limit_usec: int = 0) -> bool:
 
 # Checks the ids of a batch until done or out of time, finding each one's element; returns why
 # the batch is malformed, or "".
-func _check_some(b: PendingBatch, limit_usec: int, deadline: int) -> String:
-	var index: Dictionary = building.index
+func _check_some(b: PendingBatch, index: Dictionary, limit_usec: int, deadline: int) -> String:
 	var at: PackedInt32Array = b.at
 	var unknown: PackedStringArray = b.report.unknown
 	var n: int = b.groups.size()
@@ -181,7 +262,7 @@ func _check_some(b: PendingBatch, limit_usec: int, deadline: int) -> String:
 				unknown.append(gid)
 			i += 1
 			done += 1
-			if limit_usec > 0 and done & 63 == 0 and Time.get_ticks_usec() >= deadline:
+			if limit_usec > 0 and done & 31 == 0 and Time.get_ticks_usec() >= deadline:
 				break
 		if i < count:
 			break
@@ -195,6 +276,7 @@ func _check_some(b: PendingBatch, limit_usec: int, deadline: int) -> String:
 
 # A fully checked batch joins the mirror: ids the building does not have are kept aside.
 func _accept(b: PendingBatch) -> void:
+	b.accepted = true
 	var elements: int = 0
 	for group: Dictionary in b.groups:
 		elements += (group["ids"] as Array).size()
@@ -288,7 +370,7 @@ func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
 				flags[k] = (flags[k] & (HIDDEN | DELETED)) | looks
 			group_at[k] = stored
 			i += 1
-			if limit_usec > 0 and (i - start) & 31 == 0 and Time.get_ticks_usec() >= deadline:
+			if limit_usec > 0 and (i - start) & 7 == 0 and Time.get_ticks_usec() >= deadline:
 				break
 		if bits & HIDDEN != 0:
 			report.hidden += flipped
@@ -653,7 +735,7 @@ func _apply_now(groups: Array) -> ApplyReport:
 	var b: PendingBatch = PendingBatch.new(
 		{"elements": groups, "props_added": [], "props_removed": []}
 	)
-	_check_some(b, 0, 0)
+	_check_some(b, building.index, 0, 0)
 	_accept(b)
 	_apply_some(b, 0, 0)
 	return b.report
@@ -703,6 +785,10 @@ func _bind() -> void:
 	_surface_mesh.clear()
 	_surface_index = PackedInt32Array()
 	_surface_base.clear()
+	_bound_lock.lock()
+	_bound_index = building.index
+	_generation += 1
+	_bound_lock.unlock()
 	for e: BuildingElement in building.element_list:
 		_surface_mesh.append_array(e.surface_meshes)
 		_surface_index.append_array(e.surface_index)
@@ -722,7 +808,7 @@ func _on_building_loaded(_count: int) -> void:
 	var queued: Array[PendingBatch] = _pending.duplicate()
 	_pending.clear()
 	for b: PendingBatch in queued:
-		var problem: String = _check_some(b, 0, 0) if not b.is_checked() else ""
+		var problem: String = _check_some(b, building.index, 0, 0) if not b.is_checked() else ""
 		if not problem.is_empty():
 			b.report.ok = false
 			b.report.error = problem

@@ -48,6 +48,13 @@ const THREAD_PARSE_BYTES := 8192
 ## Messages whose JSON frame has at least this many bytes are parsed on a worker thread.
 @export var thread_parse_bytes := THREAD_PARSE_BYTES
 
+## Called with the [code]changes[/code] of every delta as soon as it is parsed, on the parsing
+## thread (a worker for large messages): it must be thread-safe. While [signal delta] is emitted
+## for that delta, [member delta_prepared] holds what it returned (the runtime checks deltas
+## this way off the main thread: [method ChangeApplier.prepare_delta]).
+var delta_preparer: Callable = Callable()
+## See [member delta_preparer] (null outside a [signal delta] emission, or without a preparer).
+var delta_prepared: Variant = null
 ## The latest status line (see [signal status_changed]).
 var status_text := ""
 ## The last applied delta's [code]seq[/code]; -1 before the first welcome.
@@ -80,14 +87,21 @@ class ParseJob:
 	var text: PackedByteArray
 	var parsed: Variant = null
 	var task: int = -1
+	var preparer: Callable
+	var prepared: Variant = null
 
-	func _init(bytes: PackedByteArray) -> void:
+	func _init(bytes: PackedByteArray, delta_preparer: Callable) -> void:
 		text = bytes
+		preparer = delta_preparer
 
-	## Parses the text (on whichever thread calls it).
+	## Parses the text, and prepares a delta's changes (on whichever thread calls it).
 	func run() -> void:
 		parsed = JSON.parse_string(text.get_string_from_utf8())
 		text = PackedByteArray()
+		if preparer.is_valid() and parsed is Dictionary and parsed.get("type") == "delta":
+			var changes: Variant = parsed.get("changes")
+			if changes is Dictionary:
+				prepared = preparer.call(changes)
 
 	## Whether [member parsed] is ready; [param wait] blocks until it is.
 	func finish(wait: bool) -> bool:
@@ -344,7 +358,7 @@ func _fail_pending(error: String) -> void:
 
 func _on_message(frames: Array) -> void:
 	stats["messages"] += 1
-	var job := ParseJob.new(frames[0])
+	var job := ParseJob.new(frames[0], delta_preparer)
 	if job.text.size() >= thread_parse_bytes:
 		job.task = WorkerThreadPool.add_task(job.run, false, "BimVoice: parse agent message")
 	else:
@@ -362,10 +376,10 @@ func _handle_inbox(wait: bool) -> void:
 		if not job.finish(wait):
 			return
 		var extra: Array = _inbox.pop_front()[1]
-		_handle(job.parsed, extra)
+		_handle(job.parsed, extra, job.prepared)
 
 
-func _handle(parsed: Variant, extra: Array) -> void:
+func _handle(parsed: Variant, extra: Array, prepared: Variant) -> void:
 	if not parsed is Dictionary:
 		push_warning("AgentLink: the agent sent a message that is not a JSON object")
 		return
@@ -374,7 +388,7 @@ func _handle(parsed: Variant, extra: Array) -> void:
 		"welcome":
 			_on_welcome(msg)
 		"delta":
-			_on_delta(msg)
+			_on_delta(msg, prepared)
 		"result":
 			var id := int(msg.get("id", -1))
 			_pending.erase(id)
@@ -414,7 +428,7 @@ func _on_welcome(msg: Dictionary) -> void:
 		link_state_changed.emit(true)
 
 
-func _on_delta(msg: Dictionary) -> void:
+func _on_delta(msg: Dictionary, prepared: Variant) -> void:
 	if not _synced:
 		return  # a welcome with the full state is on its way
 	var seq := int(msg.get("seq", -1))
@@ -429,7 +443,9 @@ func _on_delta(msg: Dictionary) -> void:
 		return
 	last_seq = seq
 	stats["deltas"] += 1
+	delta_prepared = prepared
 	delta.emit(seq, msg.get("changes", {}))
+	delta_prepared = null
 
 
 func _on_agent_error(msg: Dictionary) -> void:

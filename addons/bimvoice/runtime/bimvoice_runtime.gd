@@ -74,10 +74,20 @@ func _ready() -> void:
 
 
 func _process(_delta: float) -> void:
+	step_frame()
+
+
+## The runtime's work for one frame, within the frame budget (`bimvoice/apply/budget_usec`):
+## read the link (which applies deltas as they arrive), finish queued changes, and with time
+## left add picking colliders. Called from [method Node._process].
+func step_frame() -> void:
+	applier.begin_frame()
+	if link != null:
+		link.poll()
 	if applier.has_pending():
-		applier.drain(applier.budget_usec)
-	elif not picker.is_complete():
-		picker.build_some()
+		applier.drain_frame()
+	elif not picker.is_complete() and applier.frame_budget_left() > 0:
+		picker.build_some(applier.frame_budget_left())
 
 
 func _physics_process(_delta: float) -> void:
@@ -99,6 +109,8 @@ func connect_agent(endpoint: String, token: String = "") -> AgentLink:
 	link.model_bytes.connect(_on_model_bytes)
 	link.status_changed.connect(_on_status)
 	link.agent_error.connect(_on_agent_error)
+	link.set_process(false)  # polled by step_frame, inside the frame budget
+	link.delta_preparer = applier.prepare_delta
 	add_child(link)
 	return link
 
@@ -270,7 +282,12 @@ func _on_load_failed(message: String) -> void:
 
 
 func _on_delta(_seq: int, changes: Dictionary) -> void:
-	var report: ApplyReport = applier.apply_delta(changes)
+	var prepared: ChangeApplier.PendingBatch = link.delta_prepared as ChangeApplier.PendingBatch
+	var report: ApplyReport
+	if prepared != null and is_same(prepared.delta, changes):
+		report = applier.apply_prepared(prepared)  # checked on the link's parsing thread
+	else:
+		report = applier.apply_delta(changes)
 	if not report.ok:
 		_refused(report)
 
