@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -27,21 +24,9 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "link"))
 
-from link_client import free_port  # noqa: E402
+from link_client import free_port, start_agent, stop_agent  # noqa: E402
 
 from pyagent.godot import run_godot  # noqa: E402
-
-
-def start_agent(ifc: Path, port: int) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(ifc), "--no-speech",
-                             "--no-journal", "--endpoint", f"tcp://127.0.0.1:{port}"], cwd=REPO,
-                            env=dict(os.environ, PYTHONPATH=str(REPO)), stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline() if proc.stdout else ""
-    if not line.startswith("listening on"):
-        proc.kill()
-        raise SystemExit(f"pyagent serve did not start: {line!r}")
-    return proc
 
 
 def main() -> int:
@@ -57,11 +42,7 @@ def main() -> int:
                           "--agent", f"tcp://127.0.0.1:{port}", "--desktop", "--class", ns.ifc_class,
                           "--rounds", str(ns.rounds)], cwd=REPO, capture=True, timeout=900)
     finally:
-        agent.send_signal(signal.SIGTERM)
-        try:
-            agent.wait(10)
-        except subprocess.TimeoutExpired:
-            agent.kill()
+        stop_agent(agent)
     bench = next((json.loads(ln[6:]) for ln in proc.stdout.splitlines() if ln.startswith("BENCH ")), None)
     if bench is None:
         print(proc.stdout[-3000:], proc.stderr[-3000:], file=sys.stderr)

@@ -17,10 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +30,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "link"))
 
-from link_client import free_port  # noqa: E402
+from link_client import free_port, start_agent, stop_agent  # noqa: E402
 from link_godot_project import build_project  # noqa: E402
 
 HAUS = REPO / "ifc" / "AC20-FZK-Haus.ifc"
@@ -98,16 +95,6 @@ def godot_client(project, port: int, mode: str, n: int, paced: int = 0) -> list[
     raise RuntimeError(f"Godot bench failed ({out.returncode}):\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
 
 
-def start_agent(port: int) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(HAUS), "--no-speech",
-                             "--no-journal",
-                             "--endpoint", f"tcp://127.0.0.1:{port}"], cwd=REPO,
-                            env=dict(os.environ, PYTHONPATH=str(REPO)), stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None and proc.stdout.readline().startswith("listening on")
-    return proc
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=2000, help="round trips per measurement")
@@ -132,15 +119,14 @@ def main() -> int:
             stop.set()
             router.join(5)
         agent_port = free_port()
-        agent = start_agent(agent_port)
+        agent = start_agent(HAUS, agent_port)
         try:
             for mode in ("ping", "do"):
                 n = ns.n if mode == "ping" else max(100, ns.n // 4)
                 base = percentiles(python_client(agent_port, mode, n))
                 rows.append((mode, base, percentiles(godot_client(project, agent_port, mode, n))))
         finally:
-            agent.send_signal(signal.SIGTERM)
-            agent.wait(10)
+            stop_agent(agent)
     print(f"link round trips on loopback, microseconds (n={ns.n}); baseline: pyzmq DEALER in the same run")
     print(f"{'round trip':<34} {'client':<9} {'p50':>9} {'p95':>9} {'p99':>9}   ratio p50/p95/p99")
     for name, base, gd in rows:

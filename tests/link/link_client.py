@@ -1,12 +1,44 @@
-"""A small pyzmq DEALER client speaking PROTOCOL.md, for the link tests and the benchmark."""
+"""A small pyzmq DEALER client speaking PROTOCOL.md, and a ``pyagent serve`` started for a test or a
+benchmark."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import zmq
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def start_agent(ifc: Path, port: int) -> subprocess.Popen[str]:
+    """``python -m pyagent serve`` on ``ifc`` at tcp://127.0.0.1:port (no speech, no journal), once it listens."""
+    proc = subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(ifc), "--no-speech",
+                             "--no-journal", "--endpoint", f"tcp://127.0.0.1:{port}"], cwd=REPO,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)), stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline() if proc.stdout else ""
+    if not line.startswith("listening on"):
+        proc.kill()
+        raise RuntimeError(f"pyagent serve did not start: {line!r}")
+    return proc
+
+
+def stop_agent(proc: subprocess.Popen[str]) -> None:
+    """SIGTERM, then kill if it has not stopped within 10 s."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 class LinkClient:

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import zmq
-from link_client import free_port
+from link_client import free_port, start_agent, stop_agent
 from link_godot_project import GodotProject
 
 pytestmark = pytest.mark.godot
@@ -170,29 +167,6 @@ HAUS = REPO / "ifc" / "AC20-FZK-Haus.ifc"
 POSE = {"position": [5.66, 4.0, 1.6], "yaw": 90.0, "pitch": 0.0}  # as sent by test_agent_e2e.gd
 
 
-def start_agent(port: int) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(HAUS), "--no-speech",
-                             "--no-journal",
-                             "--endpoint", f"tcp://127.0.0.1:{port}"], cwd=REPO,
-                            env=dict(os.environ, PYTHONPATH=str(REPO)), stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline() if proc.stdout else ""
-    if not line.startswith("listening on"):
-        proc.kill()
-        raise AssertionError(f"pyagent serve did not start: {line!r}")
-    return proc
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def _front_end_missing() -> str | None:
     try:
         import pyagent.language.front  # noqa: F401
@@ -212,13 +186,13 @@ def test_engine_says_hide_the_door_in_front(godot_project: GodotProject) -> None
         "class": ["IfcDoor"], "relations": [{"rel": "in_front"}], "order": "nearest", "limit": 1}}]}).value
     assert len(door_in_front) == 1
     port = free_port()
-    agent = start_agent(port)
+    agent = start_agent(HAUS, port)
     try:
         out = godot_project.run("tests/godot/link/test_agent_e2e.gd", f"--port={port}",
                                 f"--door={door_in_front[0]}",
                                 f"--model-size={twin.glb_path.stat().st_size}", timeout=120)
     finally:
-        stop(agent)
+        stop_agent(agent)
     assert out.returncode == 0, out.stdout + out.stderr
     assert " 0 failures" in out.stdout
 
@@ -233,14 +207,14 @@ def test_engine_without_agent_reports_once_and_connects_later(godot_project: God
         for line in proc.stdout:
             lines.append(line)
             if "READY-FOR-AGENT" in line:
-                agent = start_agent(port)
+                agent = start_agent(HAUS, port)
                 break
         out = "".join(lines) + finish(proc, timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
         if agent is not None:
-            stop(agent)
+            stop_agent(agent)
     assert agent is not None, out
     assert proc.returncode == 0, out
     assert " 0 failures" in out
