@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -12,16 +11,25 @@ def group_overrides(state: dict[str, Any], ids: Iterable[str]) -> list[dict[str,
     the same state share one group (ids sorted, groups in the order of their first id), so a batch
     touching many elements the same way travels and applies as one entry."""
     hidden, deleted = set(state["hidden"]), set(state["deleted"])
-    groups: dict[str, dict[str, Any]] = {}
+    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
     for gid in sorted(ids):
         color, transform = state["colors"].get(gid), state["transforms"].get(gid)
-        key = json.dumps([gid in hidden, gid in deleted, color, transform])
+        key = (gid in hidden, gid in deleted, _frozen(color), _frozen(transform))
         group = groups.get(key)
         if group is None:
             group = groups[key] = {"ids": [], "hidden": gid in hidden, "color": color,
                                    "transform": transform, "deleted": gid in deleted}
         group["ids"].append(gid)
     return list(groups.values())
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in with the same equality, for a colour, a transform or null."""
+    if isinstance(value, dict):
+        return tuple((k, _frozen(v)) for k, v in sorted(value.items()))
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 def element_changes(delta: dict[str, Any]) -> dict[str, dict[str, Any]]:

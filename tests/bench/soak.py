@@ -225,12 +225,27 @@ def link_phase(ifc: Path, n: int, seed: int, work: Path) -> PhaseReport:
             if msg["type"] == "welcome":
                 return sock, msg["state"]
 
+    pending: set[int] = set()
+
+    def settle(sock: Any, t: int) -> None:
+        """Wait (up to 60 s) for the results still pending, then for a pong: the last pose and every
+        message sent before it have been applied."""
+        end = time.monotonic() + 60
+        while pending and time.monotonic() < end:
+            if sock.poll(200):
+                msg = json.loads(sock.recv_multipart()[0])
+                if msg["type"] == "result":
+                    pending.discard(msg["id"])
+                    rep.handled += 1
+        sock.send_json({"type": "ping", "t": t})
+        while json.loads(sock.recv_multipart()[0]).get("type") != "pong":
+            pass
+
     proc, endpoint = _serve(ifc, journal)
     sock, _ = engine(endpoint)
     sent = 0
     i = 0
     last_pose = None
-    pending: set[int] = set()
     started_rss = 0.0
     while sent < n:
         kind = rng.random()
@@ -259,16 +274,7 @@ def link_phase(ifc: Path, n: int, seed: int, work: Path) -> PhaseReport:
         if sent == n // 10:
             started_rss = _rss_mb(proc.pid)
         if sent == n // 2:  # crash halfway, once every change sent so far is acknowledged
-            end = time.monotonic() + 60
-            while pending and time.monotonic() < end:
-                if sock.poll(200):
-                    msg = json.loads(sock.recv_multipart()[0])
-                    if msg["type"] == "result":
-                        pending.discard(msg["id"])
-                        rep.handled += 1
-            sock.send_json({"type": "ping", "t": 1})  # the last pose is applied before the ping
-            while json.loads(sock.recv_multipart()[0]).get("type") != "pong":
-                pass
+            settle(sock, 1)
             rep.rss_start_mb, rep.rss_end_mb = started_rss, _rss_mb(proc.pid)
             proc.send_signal(signal.SIGKILL)
             proc.wait()
@@ -278,16 +284,7 @@ def link_phase(ifc: Path, n: int, seed: int, work: Path) -> PhaseReport:
             sock, welcome = engine(endpoint)
             expected = {**ref.state(), "pose": last_pose or ref.state()["pose"]}
             rep.changes_lost += lost(welcome, expected)
-    end = time.monotonic() + 60
-    while pending and time.monotonic() < end:
-        if sock.poll(200):
-            msg = json.loads(sock.recv_multipart()[0])
-            if msg["type"] == "result":
-                pending.discard(msg["id"])
-                rep.handled += 1
-    sock.send_json({"type": "ping", "t": 2})
-    while json.loads(sock.recv_multipart()[0]).get("type") != "pong":
-        pass
+    settle(sock, 2)
     sock.close()
     other, welcome = engine(endpoint)
     rep.changes_lost += lost(welcome, {**ref.state(), "pose": last_pose or ref.state()["pose"]}) + len(pending)

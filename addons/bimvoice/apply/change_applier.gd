@@ -144,7 +144,7 @@ func _init(target: BuildingModel, prop_parent: Node3D = null, library: PropLibra
 ## and go on in [method drain_frame]: the returned report is complete (or refused) once
 ## [signal batch_applied] is emitted for it. Without a budget it is complete on return.
 func apply_delta(delta: Variant) -> ApplyReport:
-	var problem: String = ChangeCheck.delta_problem(delta, false)
+	var problem: String = ChangeCheck.delta_problem(delta)
 	if not problem.is_empty():
 		return ApplyReport.refused(problem)
 	var batch: PendingBatch = PendingBatch.new(delta)
@@ -171,7 +171,7 @@ func frame_budget_left() -> int:
 ## call on a worker thread (the link does, as it parses a large delta). Give the result to
 ## [method apply_prepared] on the main thread.
 func prepare_delta(delta: Variant) -> PendingBatch:
-	var problem: String = ChangeCheck.delta_problem(delta, false)
+	var problem: String = ChangeCheck.delta_problem(delta)
 	if not problem.is_empty():
 		var refused: PendingBatch = PendingBatch.new({})
 		refused.error = problem

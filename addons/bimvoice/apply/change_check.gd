@@ -6,9 +6,9 @@ extends RefCounted
 ## free of engine state, so deltas can be checked on a worker thread.
 
 
-## Why an `engine_delta` is malformed ("" when it is fine). With [param with_elements] false
-## the ids of the element groups are not looked at (the caller checks them one by one).
-static func delta_problem(delta: Variant, with_elements: bool = true) -> String:
+## Why an `engine_delta` is malformed ("" when it is fine). The ids of its element groups are
+## not looked at: [ChangeApplier] checks them one by one as it finds their elements.
+static func delta_problem(delta: Variant) -> String:
 	if not delta is Dictionary:
 		return "a delta must be an object"
 	var d: Dictionary = delta
@@ -28,8 +28,6 @@ static func delta_problem(delta: Variant, with_elements: bool = true) -> String:
 		var problem: String = group_problem(groups[g], g)
 		if not problem.is_empty():
 			return problem
-		if with_elements and not is_string_list(groups[g]["ids"]):
-			return "delta.elements[%d].ids must be a list of GlobalIds" % g
 	if not is_string_list(d["props_removed"]):
 		return "delta.props_removed must be a list of prop ids"
 	var problem_props: String = props_problem(d["props_added"], "delta.props_added")

@@ -42,11 +42,7 @@ func _init() -> void:
 
 ## Shows [param text] from now on.
 func bind(text: HudText) -> void:
-	if _text != null and _text.changed.is_connected(_refresh):
-		_text.changed.disconnect(_refresh)
-	_text = text
-	_text.changed.connect(_refresh)
-	_refresh()
+	_text = HudText.rebind(_text, text, _refresh)
 
 
 ## What the panel shows now.

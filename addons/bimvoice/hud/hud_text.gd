@@ -18,6 +18,16 @@ var changes: String = ""
 var note: String = ""
 
 
+## Moves a view from [param previous] (null: none) to [param next]: [param refresh] runs now and
+## on every change of [param next] only. Returns [param next] (for the view to keep).
+static func rebind(previous: HudText, next: HudText, refresh: Callable) -> HudText:
+	if previous != null and previous.changed.is_connected(refresh):
+		previous.changed.disconnect(refresh)
+	next.changed.connect(refresh)
+	refresh.call()
+	return next
+
+
 ## Sets one line by name ("status", "transcript", "answer", "changes", "note").
 func set_line(line: String, text: String) -> void:
 	if get(line) == text:

@@ -77,21 +77,24 @@ var _pose: Dictionary = {}
 var _sent_pose: Dictionary = {}
 var _next_ping_ms := 0
 var _ever_connected := false
-# Messages received and not yet handled, oldest first: [ParseJob, extra frames].
-var _inbox: Array[Array] = []
+# Messages received and not yet handled, oldest first.
+var _inbox: Array[ParseJob] = []
 
 
-## One message's JSON, parsed on this thread or on a worker ([member task] >= 0).
+## One received message: its JSON frame, parsed on this thread or on a worker
+## ([member task] >= 0), and its binary frames.
 class ParseJob:
 	extends RefCounted
 	var text: PackedByteArray
+	var extra: Array
 	var parsed: Variant = null
 	var task: int = -1
 	var preparer: Callable
 	var prepared: Variant = null
 
-	func _init(bytes: PackedByteArray, delta_preparer: Callable) -> void:
-		text = bytes
+	func _init(frames: Array, delta_preparer: Callable) -> void:
+		text = frames[0]
+		extra = frames.slice(1)
 		preparer = delta_preparer
 
 	## Parses the text, and prepares a delta's changes (on whichever thread calls it).
@@ -152,8 +155,8 @@ func start() -> void:
 ## Close the link for good (messages not yet handled are dropped).
 func stop() -> void:
 	_zmtp.close()
-	for entry: Array in _inbox:
-		(entry[0] as ParseJob).finish(true)
+	for job: ParseJob in _inbox:
+		job.finish(true)
 	_inbox.clear()
 
 
@@ -358,12 +361,12 @@ func _fail_pending(error: String) -> void:
 
 func _on_message(frames: Array) -> void:
 	stats["messages"] += 1
-	var job := ParseJob.new(frames[0], delta_preparer)
+	var job := ParseJob.new(frames, delta_preparer)
 	if job.text.size() >= thread_parse_bytes:
 		job.task = WorkerThreadPool.add_task(job.run, false, "BimVoice: parse agent message")
 	else:
 		job.run()
-	_inbox.append([job, frames.slice(1)])
+	_inbox.append(job)
 	if _inbox.size() == 1:
 		_handle_inbox(false)
 
@@ -372,14 +375,15 @@ func _on_message(frames: Array) -> void:
 # when [param wait]).
 func _handle_inbox(wait: bool) -> void:
 	while not _inbox.is_empty():
-		var job: ParseJob = _inbox[0][0]
+		var job: ParseJob = _inbox[0]
 		if not job.finish(wait):
 			return
-		var extra: Array = _inbox.pop_front()[1]
-		_handle(job.parsed, extra, job.prepared)
+		_inbox.pop_front()
+		_handle(job)
 
 
-func _handle(parsed: Variant, extra: Array, prepared: Variant) -> void:
+func _handle(job: ParseJob) -> void:
+	var parsed: Variant = job.parsed
 	if not parsed is Dictionary:
 		push_warning("AgentLink: the agent sent a message that is not a JSON object")
 		return
@@ -388,7 +392,7 @@ func _handle(parsed: Variant, extra: Array, prepared: Variant) -> void:
 		"welcome":
 			_on_welcome(msg)
 		"delta":
-			_on_delta(msg, prepared)
+			_on_delta(msg, job.prepared)
 		"result":
 			var id := int(msg.get("id", -1))
 			_pending.erase(id)
@@ -398,7 +402,7 @@ func _handle(parsed: Variant, extra: Array, prepared: Variant) -> void:
 		"partial":
 			partial.emit(int(msg.get("id", -1)), String(msg.get("text", "")))
 		"model":
-			var data: PackedByteArray = extra[0] if not extra.is_empty() else PackedByteArray()
+			var data: PackedByteArray = job.extra[0] if not job.extra.is_empty() else PackedByteArray()
 			model_bytes.emit(String(msg.get("hash", "")), data)
 		"status":
 			_set_status(String(msg.get("text", "")))

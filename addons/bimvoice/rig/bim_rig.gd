@@ -8,6 +8,8 @@ extends Node3D
 ## The runtime the rig reports to (the `BimVoice` autoload unless set).
 var runtime: BimVoiceRuntime = null
 
+var _talking: bool = false
+
 
 func _enter_tree() -> void:
 	if runtime == null:
@@ -52,3 +54,14 @@ static func pose_to_godot(pose: Dictionary) -> Array:
 	var eye: Vector3 = Frames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
 	var basis: Basis = Frames.basis_from_ifc_yaw_pitch(float(pose["yaw"]), float(pose["pitch"]))
 	return [eye, basis]
+
+
+# Push-to-talk pressed (true) or released: starts or ends an utterance once per press.
+func _set_talking(on: bool) -> void:
+	if on == _talking or runtime == null:
+		return
+	_talking = on
+	if on:
+		runtime.begin_talk()
+	else:
+		runtime.end_talk()

@@ -17,7 +17,6 @@ var _yaw: float = 90.0
 var _pitch: float = 0.0
 var _held: Dictionary = {}
 var _looking: bool = false
-var _talking: bool = false
 
 
 func _init() -> void:
@@ -141,16 +140,6 @@ func step(delta: float) -> void:
 
 func _apply_view() -> void:
 	_camera.basis = Frames.basis_from_ifc_yaw_pitch(_yaw, _pitch)
-
-
-func _set_talking(on: bool) -> void:
-	if on == _talking or runtime == null:
-		return
-	_talking = on
-	if on:
-		runtime.begin_talk()
-	else:
-		runtime.end_talk()
 
 
 func _click(screen_position: Vector2) -> void:

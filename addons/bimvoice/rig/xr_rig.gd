@@ -53,7 +53,6 @@ var has_target: bool = false
 var pointed_id: String = ""
 
 var _turn_armed: bool = true
-var _talking: bool = false
 var _arc_mesh: ImmediateMesh
 var _arc: MeshInstance3D
 var _marker: MeshInstance3D
@@ -246,16 +245,6 @@ func _select() -> void:
 	_update_ray()
 	if runtime != null:
 		runtime.select_ids(PackedStringArray([pointed_id]) if pointed_id != "" else PackedStringArray())
-
-
-func _set_talking(on: bool) -> void:
-	if on == _talking or runtime == null:
-		return
-	_talking = on
-	if on:
-		runtime.begin_talk()
-	else:
-		runtime.end_talk()
 
 
 func _turn(radians: float) -> void:
