@@ -22,6 +22,7 @@ system-deps:
 
 setup: $(STAMP) system-deps
 	$(BIN)/python -m pyagent godot install
+	$(BIN)/python -m pyagent godot import
 
 demo: setup
 	$(BIN)/python -m pyagent demo ifc/AC20-FZK-Haus.ifc

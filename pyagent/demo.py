@@ -2,15 +2,14 @@
 
 Loads the building (ingest, geometry, glb, scene graph), then plays a short design-review
 conversation through the same front end the headset uses, printing what the user would hear and
-what changed; finally renders the engine's desktop view to PNG when Godot can run here.
+what changed; finally renders the engine's desktop view of the result, from where the user stands,
+to PNG when Godot can run here (the scene state is handed to the screenshot scene as a file).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -25,13 +24,43 @@ CONVERSATION: list[tuple[str, dict | None]] = [
     ("which rooms are on the ground floor?", None),
     ("hide the door in front of me", {"position": [4.0, 4.5, 1.6], "yaw": 0.0, "pitch": 0.0}),
     ("undo that", None),
-    ("paint the walls in the kitchen light grey", None),
+    ("paint the walls in the kitchen light green", None),
     ("how far is it to the bathroom?", None),
     ("take me to the kitchen", None),
     ("what is the furthest object from me and how deep is it?", None),
     ("put a sofa next to the nearest window", None),
     ("how tall is the front door?", None),
+    ("look at the sofa", None),
 ]
+
+
+def render(session: Session, out: Path | None = None, timeout: float = 240) -> Path | None:
+    """Render the engine's desktop view of the session's state from the user's pose; the PNG path or None.
+
+    Builds Godot's class cache first when the project's scripts changed (a fresh clone has none), and
+    stops Godot at its first script error instead of waiting for it."""
+    from pyagent.godot import GodotUnavailable, import_project, run_godot_checked
+
+    out = out or PROJECT_ROOT / ".cache" / "demo-house.png"
+    state_file = out.with_suffix(".state.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    state_file.write_text(json.dumps(session.state()))
+    out.unlink(missing_ok=True)
+    try:
+        import_project(PROJECT_ROOT)
+        code, log = run_godot_checked(
+            ["--path", str(PROJECT_ROOT), "--rendering-driver", "opengl3", "res://scenes/screenshot.tscn", "--",
+             "--no-agent", "--glb", str(session.glb_path), "--state", str(state_file), "--out", str(out)],
+            display=True, timeout=timeout)
+    except (OSError, GodotUnavailable) as exc:
+        print(f"(no engine picture: {exc})")
+        return None
+    if code == 0 and out.is_file():
+        print(f"Engine view of the result, from where you stand, rendered to {out}")
+        return out
+    last = [line for line in log.splitlines() if line.strip()][-3:] or ["Godot gave no output"]
+    print(f"(no engine picture: Godot exited with {code}: " + " | ".join(last) + ")")
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,19 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nScene changes now: {len(state['hidden'])} hidden, {len(state['colors'])} recoloured, "
           f"{len(state['props'])} props; you stand at {[round(v, 2) for v in state['pose']['position']]}.")
     if not args.no_render:
-        out = PROJECT_ROOT / ".cache" / "demo-house.png"
-        cmd = [sys.executable, "-m", "pyagent.godot", "run", "--display", "--", "--path", str(PROJECT_ROOT),
-               "--rendering-driver", "opengl3", "res://scenes/screenshot.tscn", "--", "--no-agent",
-               "--glb", str(session.glb_path), "--out", str(out)]
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            print(f"(no engine screenshot: {exc})")
-            return 0
-        if done.returncode == 0 and out.is_file():
-            print(f"Engine view rendered to {out}")
-        else:
-            print("(no engine screenshot: " + (done.stderr.strip().splitlines() or ["godot unavailable"])[-1] + ")")
+        render(session)
     print("\nInteractive: `python -m pyagent serve --ifc ifc/AC20-FZK-Haus.ifc` and, in another terminal, "
           "`python -m pyagent godot run -- --path .` (desktop mode without a headset).")
     return 0

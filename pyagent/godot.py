@@ -12,8 +12,12 @@ Command line::
     python -m pyagent.godot run -- --headless --version
     python -m pyagent.godot run --display -- --rendering-driver opengl3 --path . -s shot.gd
     python -m pyagent.godot where                    # print the argv prefix that starts Godot
+    python -m pyagent.godot import [--path DIR]      # build the project's class cache when stale
 
-``run`` installs first when needed, and its exit code is Godot's.
+``run`` installs first when needed and, for a ``--path`` project, imports it first when its sources
+are newer than its class cache (a fresh clone has none: scripts that use ``class_name`` would not
+parse); its exit code is Godot's. With ``--fail-on-script-error`` a run whose scripts fail to parse
+or hit a script error is stopped at once with that error instead of running on without the script.
 """
 
 from __future__ import annotations
@@ -329,6 +333,115 @@ def run_godot(args: Sequence[str], *, display: bool = False, cwd: str | Path | N
         return subprocess.run([*prefix, *args], env=godot_env(disp, env), check=False, **kw)  # type: ignore[call-overload]
 
 
+# --------------------------------------------------------------------------------------------- import
+
+#: The file the editor writes when it has scanned the project's global class names.
+CLASS_CACHE = Path(".godot") / "global_script_class_cache.cfg"
+_SOURCE_SUFFIXES = (".gd", ".tscn", ".tres", ".cfg", ".gdshader")
+
+
+def _sources_newer_than(project: Path, stamp: Path) -> bool:
+    """Whether a Godot source of ``project`` (hidden folders and ``node_modules`` skipped) is newer
+    than ``stamp``."""
+    if not stamp.exists():
+        return True
+    seen = stamp.stat().st_mtime
+    if (project / "project.godot").stat().st_mtime > seen:
+        return True
+    for folder, dirs, files in os.walk(project):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "node_modules" and d != "__pycache__"]
+        for name in files:
+            if name.endswith(_SOURCE_SUFFIXES) and os.stat(os.path.join(folder, name)).st_mtime > seen:
+                return True
+    return False
+
+
+def import_project(project: str | Path = REPO, *, timeout: float = 600) -> bool:
+    """Let the editor scan ``project`` once (global class names, resource imports) when its sources
+    changed since the last scan. Returns True when it ran. Safe to call from several processes."""
+    project = Path(project).resolve()
+    if not (project / "project.godot").is_file():
+        raise GodotUnavailable(f"{project} is not a Godot project (no project.godot)")
+    stamp = project / CLASS_CACHE
+    lock_path = project / ".godot" / "import.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock_path.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not _sources_newer_than(project, stamp):
+            return False
+        _log(f"importing the Godot project in {project} (class cache, resources)")
+        out = run_godot(["--headless", "--xr-mode", "off", "--path", str(project), "--import"],
+                        capture=True, timeout=timeout)
+        if out.returncode != 0 or not stamp.exists():
+            tail = "\n".join((out.stdout + out.stderr).strip().splitlines()[-20:])
+            raise GodotUnavailable(f"`godot --import` failed (exit {out.returncode}):\n{tail}")
+        stamp.touch()
+        return True
+
+
+def _project_of(args: Sequence[str]) -> Path | None:
+    """The ``--path`` project of a Godot command line (None for ``--import``/editor runs or none)."""
+    if "--import" in args or "-e" in args or "--editor" in args:
+        return None
+    for i, a in enumerate(args):
+        if a == "--path" and i + 1 < len(args):
+            return Path(args[i + 1])
+        if a.startswith("--path="):
+            return Path(a.split("=", 1)[1])
+    return None
+
+
+#: What Godot prints when a script cannot be used; the run is then useless (and may never quit).
+SCRIPT_FAILURE = re.compile(r"(Parse Error|SCRIPT ERROR|Failed to load script|Could not find type \")")
+
+
+def run_godot_checked(args: Sequence[str], *, display: bool = False, timeout: float = 300,
+                      env: Mapping[str, str] | None = None) -> tuple[int, str]:
+    """Run Godot, stopping it as soon as it reports a script failure, or after ``timeout`` seconds.
+
+    Returns ``(exit code, output)``; the code is 1 with the failing line as the output's last line when
+    Godot was stopped for a script failure, and 124 on a timeout. Output is stdout and stderr together.
+    """
+    prefix = find_godot(install=True)
+    lines: list[str] = []
+    with virtual_display() if display else contextlib.nullcontext(None) as disp:
+        proc = subprocess.Popen([*prefix, *args], env=godot_env(disp, env), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True,
+                                preexec_fn=_die_with_parent)
+        assert proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        code: int | None = None
+        failure: list[str] = []
+        try:
+            while True:
+                ready, _, _ = select.select([proc.stdout], [], [], max(0.0, min(1.0, deadline - time.monotonic())))
+                if ready:
+                    line = proc.stdout.readline()
+                    if not line:
+                        break
+                    lines.append(line.rstrip("\n"))
+                    if code is None and SCRIPT_FAILURE.search(line):
+                        # Keep the next few lines (where the error is) for a moment, then stop.
+                        code, failure, deadline = 1, [line.strip()], min(deadline, time.monotonic() + 1.0)
+                    elif code == 1:
+                        failure.append(line.strip())
+                        if len(failure) >= 3:
+                            break
+                elif time.monotonic() >= deadline:
+                    if code is None:
+                        code = 124
+                        lines.append(f"stopped: Godot did not finish within {timeout:.0f} s")
+                    break
+            if code == 1:
+                lines.append("stopped: Godot reported a script failure: " + " ".join(failure))
+        finally:
+            if proc.poll() is None and code is not None:
+                proc.kill()
+            rc = proc.wait()
+            proc.stdout.close()
+    return (rc if code is None else code), "\n".join(lines)
+
+
 def _interrupt(signum: int, _frame: object) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
@@ -342,6 +455,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_run.add_argument("--display", action="store_true", help="start a private Xvfb display for it")
     p_run.add_argument("args", nargs=argparse.REMAINDER)
     sub.add_parser("where", help="print the command that starts Godot")
+    p_import = sub.add_parser("import", help="build the project's class cache when its sources changed")
+    p_import.add_argument("--path", default=str(REPO), help="the Godot project folder (default: this one)")
     ns = parser.parse_args(argv)
     try:
         if ns.cmd == "install":
@@ -355,7 +470,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ns.cmd == "where":
             print(" ".join(find_godot()))
             return 0
+        if ns.cmd == "import":
+            ran = import_project(ns.path)
+            print("Godot project imported" if ran else "Godot project already imported")
+            return 0
         args = ns.args[1:] if ns.args[:1] == ["--"] else ns.args
+        project = _project_of(args)
+        if project is not None and (project / "project.godot").is_file():
+            import_project(project)
         # Let Ctrl-C / SIGTERM reach Godot, and still stop our Xvfb afterwards.
         signal.signal(signal.SIGTERM, _interrupt)
         try:

@@ -4,10 +4,12 @@ extends Node3D
 ##
 ##   python -m pyagent.godot run --display -- --path . --rendering-driver opengl3 \
 ##       res://scenes/screenshot.tscn -- --glb PATH --out PATH.png [--size 1280x720]
-##       [--frames 12] [--from x,y,z] [--hud]
+##       [--frames 12] [--from x,y,z] [--hud] [--state STATE.json]
 ##
 ## `--from` is the direction from the building towards the eye (Godot frame); the default is a
-## three-quarter view from above. Exit code 0 when the PNG was written, 1 otherwise.
+## three-quarter view from above. `--state` applies a scene state (the agent's `engine_state`: hidden,
+## colours, moves, props, selection, pose) and, unless `--from` is given, renders from the user's pose
+## in it. Exit code 0 when the PNG was written, 1 otherwise.
 
 ## Default view direction (Godot frame) from the building's centre towards the eye.
 const DEFAULT_FROM: Vector3 = Vector3(-1.0, 0.5, 1.3)
@@ -41,6 +43,13 @@ func _ready() -> void:
 	add_child(rig)
 	rig.set_active(true)
 	rig.hud.visible = options.has("hud")
+	if options.has("state"):
+		var problem: String = _apply_state_file(rt, rig, str(options["state"]))
+		if not problem.is_empty():
+			_quit(1, "screenshot: " + problem)
+			return
+		if not options.has("from"):
+			return
 	var from: Vector3 = DEFAULT_FROM
 	if options.has("from"):
 		var xyz: PackedStringArray = str(options["from"]).split(",")
@@ -50,6 +59,24 @@ func _ready() -> void:
 		rt.building.world_aabb(), rig.camera().fov, from
 	)
 	rig.look_from(view[0], view[1])
+
+
+# Applies the engine_state in the JSON file at [param path]; the rig follows its pose. "" when done.
+func _apply_state_file(rt: BimVoiceRuntime, rig: DesktopRig, path: String) -> String:
+	var text: String = FileAccess.get_file_as_string(path)
+	if text.is_empty():
+		return "cannot read the state %s: %s" % [path, error_string(FileAccess.get_open_error())]
+	var parsed: Variant = JSON.parse_string(text)
+	if not parsed is Dictionary:
+		return "the state %s is not a JSON object" % path
+	rt.rig = rig
+	var report: ApplyReport = rt.applier.apply_state(parsed)
+	if not report.ok:
+		return "the state %s was refused: %s" % [path, report.error]
+	var state: Dictionary = parsed
+	if state.get("pose") is Dictionary and not (state["pose"] as Dictionary).is_empty():
+		rig.teleport_to_pose(state["pose"])
+	return ""
 
 
 func _process(_delta: float) -> void:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import json
 import subprocess
 from collections.abc import Sequence
@@ -11,7 +10,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-IMPORT_STAMP = REPO / ".godot" / "global_script_class_cache.cfg"
 
 
 def _godot_prefix() -> list[str]:
@@ -25,32 +23,11 @@ def _godot_prefix() -> list[str]:
         pytest.skip(f"Godot cannot be installed here: {exc}")
 
 
-def _sources_newer_than(stamp: Path) -> bool:
-    if not stamp.exists():
-        return True
-    seen = stamp.stat().st_mtime
-    for folder in ("addons", "scenes", "tests/godot", "tests/bench"):
-        for path in (REPO / folder).rglob("*"):
-            if path.suffix in (".gd", ".tscn", ".cfg") and path.stat().st_mtime > seen:
-                return True
-    return (REPO / "project.godot").stat().st_mtime > seen
-
-
 def import_project() -> None:
     """Let the editor scan the project once (global class names, imports) when sources changed."""
-    from pyagent.godot import run_godot
+    from pyagent.godot import import_project as _import
 
-    lock_path = REPO / ".cache" / "godot-import.lock"
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with lock_path.open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not _sources_newer_than(IMPORT_STAMP):
-            return
-        out = run_godot(["--headless", "--xr-mode", "off", "--path", str(REPO), "--import"],
-                        capture=True, timeout=600)
-        if out.returncode != 0 or not IMPORT_STAMP.exists():
-            raise RuntimeError(f"godot --import failed ({out.returncode}):\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}")
-        IMPORT_STAMP.touch()
+    _import(REPO)
 
 
 @pytest.fixture(scope="session")
