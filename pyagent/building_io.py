@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from pyagent.model import Building, Element, Storey
+from pyagent.review.site import SiteLocation
 
 
 def _element_json(e: Element) -> dict[str, Any]:
@@ -25,6 +26,7 @@ def save_building(b: Building, path: Path) -> None:
         "storeys": [asdict(s) | {"top": None if s.top == float("inf") else s.top} for s in b.storeys],
         "ground_storey": b.ground_storey, "true_north_deg": b.true_north_deg,
         "project_name": b.project_name, "warnings": b.warnings,
+        "site": asdict(b.site) if b.site is not None else None,
         "elements": [_element_json(e) for e in b.elements.values()],
     }
     tmp = path.with_suffix(".tmp")
@@ -49,4 +51,5 @@ def load_building(path: Path) -> Building:
         path=data["path"], schema=data["schema"], file_hash=data["file_hash"], elements=elements,
         storeys=storeys, ground_storey=data["ground_storey"], true_north_deg=data["true_north_deg"],
         project_name=data["project_name"], warnings=data["warnings"],
+        site=SiteLocation(**data["site"]) if data.get("site") else None,
     )

@@ -53,6 +53,7 @@ def schema_facts(schema: dict[str, Any]) -> dict[str, Any]:
         ),
         "prop_keys": list(defs["engine_prop"]["required"]),
         "pose_keys": list(defs["engine_pose"]["required"]),
+        "max_section_planes": int(defs["engine_sections"]["maxItems"]),
     }
 
 
@@ -102,6 +103,8 @@ def render(schema: dict[str, Any], sizes: dict[str, tuple[float, float, float]] 
         f"const PROP_KEYS: Array[String] = {_gd_string_array(f['prop_keys'])}",
         "## Keys of a pose.",
         f"const POSE_KEYS: Array[String] = {_gd_string_array(f['pose_keys'])}",
+        "## Most clipping planes in engine_state.sections (a section box has six).",
+        f"const MAX_SECTION_PLANES: int = {f['max_section_planes']}",
         "",
     ]
     return "\n".join(lines)

@@ -406,28 +406,32 @@ def run_godot_checked(args: Sequence[str], *, display: bool = False, timeout: fl
     lines: list[str] = []
     with virtual_display() if display else contextlib.nullcontext(None) as disp:
         proc = subprocess.Popen([*prefix, *args], env=godot_env(disp, env), stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True,
-                                preexec_fn=_die_with_parent)
+                                stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_parent)
         assert proc.stdout is not None
+        fd = proc.stdout.fileno()
         deadline = time.monotonic() + timeout
         code: int | None = None
         failure: list[str] = []
+        pending = b""
         try:
             while True:
-                ready, _, _ = select.select([proc.stdout], [], [], max(0.0, min(1.0, deadline - time.monotonic())))
-                if ready:
-                    line = proc.stdout.readline()
-                    if not line:
-                        break
-                    lines.append(line.rstrip("\n"))
+                ready, _, _ = select.select([fd], [], [], max(0.0, min(1.0, deadline - time.monotonic())))
+                chunk = os.read(fd, 65536) if ready else b""
+                if ready and not chunk:
+                    break  # Godot closed its output: it has ended
+                pending += chunk
+                *complete, pending = pending.split(b"\n")
+                for raw in complete:
+                    line = raw.decode(errors="replace").rstrip("\r")
+                    lines.append(line)
                     if code is None and SCRIPT_FAILURE.search(line):
                         # Keep the next few lines (where the error is) for a moment, then stop.
-                        code, failure, deadline = 1, [line.strip()], min(deadline, time.monotonic() + 1.0)
-                    elif code == 1:
+                        code, failure, deadline = 1, [line.strip()], min(deadline, time.monotonic() + 3.0)
+                    elif code == 1 and len(failure) < 3:
                         failure.append(line.strip())
-                        if len(failure) >= 3:
-                            break
-                elif time.monotonic() >= deadline:
+                if code == 1 and len(failure) >= 3:
+                    break
+                if not ready and time.monotonic() >= deadline:
                     if code is None:
                         code = 124
                         lines.append(f"stopped: Godot did not finish within {timeout:.0f} s")

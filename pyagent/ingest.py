@@ -12,6 +12,7 @@ import ifcopenshell.util.unit as uunit
 import numpy as np
 
 from pyagent.model import OUTSIDE, SPATIAL_CLASSES, Building, Element, Storey
+from pyagent.review.site import site_location
 from pyagent.roomfinder import RoomFinder
 from pyagent.tessellate import SKIPPED_CLASSES, MeshSet
 
@@ -336,5 +337,5 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     return Building(
         path=path, schema=model.schema, file_hash=file_hash, elements=elements, storeys=storeys,
         ground_storey=ground, true_north_deg=_true_north(model), project_name=_text(project.Name),
-        warnings=warnings,
+        warnings=warnings, site=site_location(model, scale),
     )

@@ -28,7 +28,15 @@ JOURNAL_VERSION = 1
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = "journal.lock"
 MAX_RECORD_BYTES = 64 << 20
-STATE_KEYS = ("hidden", "colors", "transforms", "deleted", "props", "pose", "selected")
+STATE_KEYS = ("hidden", "colors", "transforms", "deleted", "props", "pose", "selected", "sections", "viewpoints",
+              "sun", "view_scale")
+#: State keys journaled as whole values, with their value in a state written before they existed.
+WHOLE_KEYS: dict[str, Any] = {"sections": [], "viewpoints": {}, "sun": None, "view_scale": None}
+
+
+def with_review_keys(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with the keys added after journal version 1 first appeared (sections, views, sun, scale)."""
+    return {**{k: copy.deepcopy(v) for k, v in WHOLE_KEYS.items()}, **state}
 
 
 class JournalError(Exception):
@@ -76,6 +84,9 @@ def state_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     for key in ("props", "selected", "pose"):
         if old[key] != new[key]:
             d[key] = copy.deepcopy(new[key])
+    for key, default in WHOLE_KEYS.items():
+        if old.get(key, default) != new.get(key, default):
+            d[key] = copy.deepcopy(new.get(key, default))
     return d
 
 
@@ -89,7 +100,7 @@ def apply_delta(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
     """``state`` with ``delta`` applied (a new dict); ``ValueError`` when the delta is malformed."""
     if not isinstance(delta, dict) or not set(delta) <= set(STATE_KEYS):
         raise ValueError("malformed delta")
-    out = copy.deepcopy(state)
+    out = with_review_keys(copy.deepcopy(state))
     for key in ("hidden", "deleted"):
         if key in delta:
             part = delta[key]
@@ -118,6 +129,9 @@ def apply_delta(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(delta["pose"], dict):
             raise ValueError("malformed pose")
         out["pose"] = copy.deepcopy(delta["pose"])
+    for key in WHOLE_KEYS:
+        if key in delta:
+            out[key] = copy.deepcopy(delta[key])  # checked against the schema by the caller
     return out
 
 

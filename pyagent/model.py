@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from pyagent.review.site import SiteLocation
+
 SPATIAL_CLASSES = ("IfcSite", "IfcBuilding", "IfcBuildingStorey", "IfcSpace")
 OUTSIDE = "outside"
 
@@ -80,6 +82,7 @@ class Building:
     true_north_deg: float = 90.0  # direction of north, degrees CCW from +X in the XY plane
     project_name: str = ""
     warnings: list[str] = field(default_factory=list)
+    site: SiteLocation | None = None  # IfcSite's latitude/longitude, when the file says where it stands
 
     def storey(self, gid: str | None) -> Storey | None:
         for s in self.storeys:

@@ -29,7 +29,14 @@ from pyagent.actions.schema import def_validator, schema_errors
 from pyagent.actions.state import SceneState, Snapshot
 from pyagent.bcf import BcfError, TopicStore, make_topic, project_id_for, write_bcfzip
 from pyagent.ifcsave import SaveError, SaveReport, next_revision_path, safe_stem, save_revision, writable_folder
-from pyagent.journal import JOURNAL_VERSION, Journal, JournalError, apply_delta, state_delta
+from pyagent.journal import (
+    JOURNAL_VERSION,
+    Journal,
+    JournalError,
+    apply_delta,
+    state_delta,
+    with_review_keys,
+)
 from pyagent.model import Pose
 from pyagent.paths import cache_dir
 from pyagent.props import PROPS
@@ -328,6 +335,15 @@ class Persistence:
         for key in ("hidden", "deleted"):
             if key in delta:
                 self._checked_ids(delta[key].get("add", []))
+        for key, schema_name in (("sections", "engine_sections"), ("sun", "engine_sun"),
+                                 ("view_scale", "engine_view_scale")):
+            if key in delta:
+                _check(schema_name, delta[key])
+        if "viewpoints" in delta:
+            if not isinstance(delta["viewpoints"], dict):
+                raise ValueError("malformed viewpoints")
+            for view in delta["viewpoints"].values():
+                _check("engine_viewpoint", view)
         for key, schema in (("colors", "rgba"), ("transforms", "engine_transform")):
             if key in delta:
                 if not isinstance(delta[key], dict):
@@ -342,6 +358,8 @@ class Persistence:
             _check("engine_pose", delta["pose"])
 
     def _checked_state(self, state: Any) -> dict[str, Any]:
+        if isinstance(state, dict):
+            state = with_review_keys(state)
         _check("engine_state", state)
         self._check_props(state["props"])
         for key in ("hidden", "deleted", "selected"):

@@ -22,7 +22,10 @@ func _ready() -> void:
 		runtime = BimVoiceRuntime.new()
 		runtime.name = "BimVoice"
 		add_child(runtime)
-	add_child(BimEnvironment.new())
+	var environment: BimEnvironment = BimEnvironment.new()
+	add_child(environment)
+	runtime.environment = environment
+	environment.set_sun(runtime.applier.sun_state())
 	xr_active = not runtime.options.has("desktop") and start_xr()
 	if xr_active:
 		rig = XRRig.new()

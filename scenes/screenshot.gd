@@ -7,9 +7,9 @@ extends Node3D
 ##       [--frames 12] [--from x,y,z] [--hud] [--state STATE.json]
 ##
 ## `--from` is the direction from the building towards the eye (Godot frame); the default is a
-## three-quarter view from above. `--state` applies a scene state (the agent's `engine_state`: hidden,
-## colours, moves, props, selection, pose) and, unless `--from` is given, renders from the user's pose
-## in it. Exit code 0 when the PNG was written, 1 otherwise.
+## three-quarter view from above. `--state` applies a scene state (the agent's `engine_state`:
+## hidden, colours, moves, props, selection, pose, section, sun, scale model) and, unless `--from`
+## is given, renders from the user's pose in it. Exit code 0 when the PNG was written, else 1.
 
 ## Default view direction (Godot frame) from the building's centre towards the eye.
 const DEFAULT_FROM: Vector3 = Vector3(-1.0, 0.5, 1.3)
@@ -37,7 +37,9 @@ func _ready() -> void:
 		var wh: PackedStringArray = str(options["size"]).split("x")
 		if wh.size() == 2:
 			get_window().size = Vector2i(int(wh[0]), int(wh[1]))
-	add_child(BimEnvironment.new())
+	var environment: BimEnvironment = BimEnvironment.new()
+	add_child(environment)
+	rt.environment = environment
 	var rig: DesktopRig = DesktopRig.new()
 	rig.runtime = rt
 	add_child(rig)

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+#: Review state the engine shows, sent whole when it changed (viewpoints stay with the agent).
+ENGINE_WHOLE_KEYS: dict[str, Any] = {"sections": [], "sun": None, "view_scale": None}
+
 
 def group_overrides(state: dict[str, Any], ids: Iterable[str]) -> list[dict[str, Any]]:
     """The override states of ``ids`` in ``state`` as ``engine_element_group`` entries: elements in
@@ -64,11 +67,14 @@ def diff_states(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         delta["selected"] = list(new["selected"])
     if old["pose"] != new["pose"]:
         delta["pose"] = new["pose"]
+    for key, default in ENGINE_WHOLE_KEYS.items():
+        if old.get(key, default) != new.get(key, default):
+            delta[key] = new.get(key, default)
     return delta
 
 
 def is_empty(delta: dict[str, Any]) -> bool:
     return not (
         delta["elements"] or delta["props_added"] or delta["props_removed"]
-        or "selected" in delta or "pose" in delta
+        or "selected" in delta or "pose" in delta or any(k in delta for k in ENGINE_WHOLE_KEYS)
     )

@@ -22,8 +22,9 @@ from pyagent.props import PROPS
 from pyagent.scenegraph import SceneGraph
 from pyagent.spatial import EYE_HEIGHT, SpatialIndex, wrap_deg
 
-QUERY_OPS = ("count", "list", "exists", "get", "distance", "route", "where_am_i", "describe")
-CAMERA_OPS = ("teleport", "turn", "look_at")
+QUERY_OPS = ("count", "list", "exists", "get", "distance", "route", "where_am_i", "describe", "list_views",
+             "sun_position", "measure_here")
+CAMERA_OPS = ("teleport", "turn", "look_at", "go_to_view")
 HISTORY_OPS = ("undo", "redo")
 
 
@@ -204,6 +205,11 @@ class Executor:
 
     def _step(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         op = step["op"]
+        from pyagent.actions import ops
+
+        run = ops.handler(op)
+        if run is not None:
+            return run(self, ctx, step)
         handler = getattr(self, f"_op_{op}")
         return handler(ctx, step)
 
@@ -649,9 +655,9 @@ class Executor:
         return None, f"Looking at {self._label(gid)}.", [gid]
 
     def _op_reset(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
-        pose = ctx.state.pose
+        pose, views = ctx.state.pose, ctx.state.viewpoints
         ctx.state.restore_edits(SceneState().edits())
-        ctx.state.pose = pose
+        ctx.state.pose, ctx.state.viewpoints = pose, views  # remembered views are the user's, not model edits
         return None, "Back to the model as loaded.", []
 
     def _op_save(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:

@@ -10,6 +10,7 @@ import numpy as np
 
 from pyagent.actions.state import SceneState
 from pyagent.model import OUTSIDE, Building, Element, Pose, Storey
+from pyagent.review.sections import cut_away
 from pyagent.scenegraph import SceneGraph
 from pyagent.spatial import NEAR_M, NEXT_TO_M, SpatialIndex
 from pyagent.vocabulary import KIND_WORDS, class_noun, plural
@@ -444,7 +445,9 @@ class Resolver:
                 pvs = self._pvs(room)
                 els = self.b.elements
                 rows = rows[[not self._culled(els[sp.ids[r]], pvs) for r in rows]]
-            return rows[sp.visible_mask(pose, rows, self._ignore_mask())], True
+            ignore = self._ignore_mask()
+            rows = rows[~ignore[rows]]  # what is hidden, deleted or cut away by a section is not seen
+            return rows[sp.visible_mask(pose, rows, ignore)], True
         raise SelectionError(f"unknown relation '{kind}'")
 
     def _pvs(self, room: str) -> set[str]:
@@ -482,8 +485,8 @@ class Resolver:
         return OUTSIDE not in pvs and OUTSIDE in el.sides
 
     def _ignore_mask(self) -> np.ndarray:
-        """Hidden and deleted elements do not block the view."""
-        mask = np.zeros(len(self.sp.ids), bool)
+        """Hidden, deleted and cut-away (section) elements do not block the view."""
+        mask = cut_away(self.sp.bmin, self.sp.bmax, self.ctx.state.sections)
         for g in self.ctx.state.hidden | self.ctx.state.deleted:
             if g in self.sp.index:
                 mask[self.sp.index[g]] = True

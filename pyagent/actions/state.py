@@ -18,6 +18,14 @@ class SceneState:
     props: list[dict[str, Any]] = field(default_factory=list)
     pose: Pose = field(default_factory=Pose)
     selected: list[str] = field(default_factory=list)
+    #: The active section: clipping planes ``{"location", "direction"}`` (direction points at what is cut away).
+    sections: list[dict[str, list[float]]] = field(default_factory=list)
+    #: Remembered views by name: ``{"pose", "sections"}``.
+    viewpoints: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The sun study (schema ``engine_sun``), or None for the neutral default light.
+    sun: dict[str, Any] | None = None
+    #: The scale-model view (schema ``engine_view_scale``), or None at full size.
+    view_scale: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -28,6 +36,10 @@ class SceneState:
             "props": copy.deepcopy(self.props),
             "pose": self.pose.to_json(),
             "selected": list(self.selected),
+            "sections": copy.deepcopy(self.sections),
+            "viewpoints": {k: copy.deepcopy(v) for k, v in sorted(self.viewpoints.items())},
+            "sun": copy.deepcopy(self.sun),
+            "view_scale": copy.deepcopy(self.view_scale),
         }
 
     def edits(self) -> dict[str, Any]:
@@ -43,6 +55,11 @@ class SceneState:
         self.deleted = set(data["deleted"])
         self.props = copy.deepcopy(data["props"])
         self.selected = list(data["selected"])
+        # Review keys came later: snapshots and journals written before them lack them.
+        self.sections = copy.deepcopy(data.get("sections", []))
+        self.viewpoints = copy.deepcopy(data.get("viewpoints", {}))
+        self.sun = copy.deepcopy(data.get("sun"))
+        self.view_scale = copy.deepcopy(data.get("view_scale"))
 
 
 @dataclass

@@ -12,6 +12,7 @@ from typing import Any
 from pyagent.actions.executor import QUERY_OPS
 from pyagent.language.lexicon import Lexicon
 from pyagent.language.parser import Memory, ParseContext, Parser
+from pyagent.language.review_intents import ReviewIntents
 from pyagent.paths import models_dir
 
 
@@ -33,6 +34,7 @@ class FrontEnd:
         self.session = session
         self.lexicon = Lexicon.build(session.building)
         self.parser = Parser(self.lexicon)
+        self.review = ReviewIntents(self.parser)
         self.memory = Memory()
         self._llm: Any = None
         self._llm_dir = llm_dir if llm_dir is not None else _default_llm_dir()
@@ -64,6 +66,15 @@ class FrontEnd:
 
         t0 = time.perf_counter()
         ctx = ParseContext(session, self.memory)
+        review = self.review.parse(text, ctx)
+        if review is not None:
+            t_parse = time.perf_counter() - t0
+            if review.program is None:
+                return Result(False, None, f"Sorry, {review.reason}.", None, review.reason, "parser",
+                              {"parse": t_parse})
+            result = session.do(review.program, source="parser")
+            result.timings["parse"] = t_parse
+            return result
         parsed = self.parser.parse(text, ctx)
         t_parse = time.perf_counter() - t0
         if parsed.program is not None and parsed.confidence >= 0.5:

@@ -67,6 +67,8 @@ def conforming(draw: st.DrawFn, node: dict[str, Any], ids: tuple[str, ...], dept
             return draw(st.sampled_from(ids)) if ids else "0" * 22
         if pattern.startswith("^Ifc"):
             return draw(st.sampled_from(CLASSES))
+        if pattern:  # other patterns (dates, clock times): strings that match them
+            return draw(st.from_regex(pattern, fullmatch=True))
         lo, hi = node.get("minLength", 0), node.get("maxLength", 40)
         return draw(st.one_of(st.sampled_from([w for w in WORDS if lo <= len(w) <= hi] or ["x" * max(lo, 1)]),
                               st.text(min_size=lo, max_size=min(hi, 30))))

@@ -290,6 +290,11 @@ func test_refusals() -> void:
 	refuse(delta({}, {"props_added": [{"id": "x", "asset": "chair", "position": [0, 0, 0]}]}),
 		"prop without yaw")
 	refuse(delta({}, {"colour": {}}), "unknown delta field")
+	refuse(delta({}, {"sections": [{"location": [0, 0, 1]}]}), "section plane without direction")
+	refuse(delta({}, {"sections": [{"location": [0, 0], "direction": [0, 0, 1]}]}), "2-d plane")
+	refuse(delta({}, {"view_scale": {"scale": 0, "pivot": [0, 0, 0], "anchor": [0, 0, 0]}}),
+		"zero scale")
+	refuse(delta({}, {"sun": {"direction": [0, 0, 1]}}), "sun without elevation")
 	# All or nothing: a good change next to a bad one is not applied either.
 	refuse(delta({wall: change(true), door: change(false, false, "red")}), "one bad change among good")
 	check(el("wall").node.visible, "the good change was not applied")
@@ -330,6 +335,12 @@ func test_full_state() -> void:
 		"props": [{"id": "p10", "asset": "table", "position": [3.0, 3.0, 0.0], "yaw": 10.0}],
 		"pose": {"position": [0.0, 0.0, 1.6], "yaw": 0.0, "pitch": 0.0},
 		"selected": [column],
+		"sections": [{"location": [0.0, 0.0, 1.2], "direction": [0.0, 0.0, 1.0]}],
+		"viewpoints": {
+			"entrance": {"pose": {"position": [1.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0}, "sections": []}
+		},
+		"sun": null,
+		"view_scale": null,
 	}
 	dumped.append({"kind": "state", "good": true, "value": state})
 	var report: ApplyReport = applier.apply_state(state)

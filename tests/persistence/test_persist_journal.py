@@ -88,6 +88,16 @@ _state = st.fixed_dictionaries({
                                              "position": _vec, "yaw": st.floats(-180, 180)}), max_size=3),
     "pose": st.fixed_dictionaries({"position": _vec, "yaw": st.floats(-180, 180), "pitch": st.floats(-90, 90)}),
     "selected": _ids,
+    "sections": st.lists(st.fixed_dictionaries({"location": _vec, "direction": st.sampled_from(
+        [[0.0, 0.0, 1.0], [0.0, 0.0, -1.0], [1.0, 0.0, 0.0], [0.0, -1.0, 0.0]])}), max_size=6),
+    "viewpoints": st.dictionaries(st.sampled_from(["entrance", "kitchen", "roof"]), st.fixed_dictionaries({
+        "pose": st.fixed_dictionaries({"position": _vec, "yaw": st.floats(-180, 180), "pitch": st.floats(-90, 90)}),
+        "sections": st.just([])}), max_size=2).map(lambda d: dict(sorted(d.items()))),
+    "sun": st.none() | st.fixed_dictionaries({
+        "date": st.just("2026-06-21"), "time": st.sampled_from(["09:00", "15:00"]),
+        "timezone": st.just("Europe/Berlin"),
+        "azimuth_deg": st.floats(0, 360), "elevation_deg": st.floats(-90, 90), "direction": st.just([0.0, 0.6, 0.8])}),
+    "view_scale": st.none() | st.fixed_dictionaries({"scale": st.floats(0.01, 1), "pivot": _vec, "anchor": _vec}),
 })
 
 

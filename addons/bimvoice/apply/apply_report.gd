@@ -34,6 +34,8 @@ var unknown: PackedStringArray = PackedStringArray()
 var selection_changed: bool = false
 ## Whether the pose changed.
 var pose_changed: bool = false
+## Whether the section, the sun study or the scale-model view changed.
+var review_changed: bool = false
 
 
 ## A refused input.
@@ -62,6 +64,8 @@ func summary() -> String:
 		parts.append("selection")
 	if pose_changed:
 		parts.append("view")
+	if review_changed:
+		parts.append("review view")
 	for asset: String in fallback_assets:
 		parts.append("%s.glb missing: shown as a box" % asset)
 	if parts.is_empty():

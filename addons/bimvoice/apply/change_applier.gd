@@ -22,6 +22,9 @@ signal pose_changed(pose: Dictionary)
 signal selection_changed(ids: PackedStringArray)
 ## A delta was applied in full (at once, or over several [method drain] calls).
 signal batch_applied(report: ApplyReport)
+## The review view changed: the section (clipping planes, IFC frame), the sun study (or null)
+## or the scale-model view (or null); see `engine_state` in the action schema.
+signal review_changed(sections: Array, sun: Variant, view_scale: Variant)
 
 ## Name of the node that holds the props (a child of the building).
 const PROPS_NODE_NAME: String = "Props"
@@ -75,6 +78,12 @@ var _highlighted: Dictionary = {}
 var _props: Dictionary = {}
 var _selected: PackedStringArray = PackedStringArray()
 var _pose: Dictionary = {}
+# The review view (engine_state.sections, sun, view_scale) and the remembered views of the last
+# full state (deltas do not carry views: they stay with the agent).
+var _sections: Array = []
+var _sun: Variant = null
+var _view_scale: Variant = null
+var _viewpoints: Dictionary = {}
 # Deltas not yet checked and applied in full (oldest first).
 var _pending: Array[PendingBatch] = []
 # The process frame whose budget is being spent, and when that frame's work began.
@@ -424,8 +433,10 @@ func apply_state(full: Variant) -> ApplyReport:
 	for pid: String in by_id:
 		if not _props.has(pid) or removed.has(pid):
 			added.append(by_id[pid])
+	_viewpoints = (s["viewpoints"] as Dictionary).duplicate(true)
 	_apply_rest({
-		"props_removed": removed, "props_added": added, "selected": s["selected"], "pose": s["pose"]
+		"props_removed": removed, "props_added": added, "selected": s["selected"], "pose": s["pose"],
+		"sections": s["sections"], "sun": s["sun"], "view_scale": s["view_scale"],
 	}, report)
 	return report
 
@@ -472,7 +483,27 @@ func current_state() -> Dictionary:
 		"props": prop_list,
 		"pose": _pose,
 		"selected": Array(_selected),
+		"sections": _sections.duplicate(true),
+		"viewpoints": _viewpoints.duplicate(true),
+		"sun": _sun,
+		"view_scale": _view_scale,
 	}
+
+
+## The section in the mirrored state: clipping planes {location, direction} in the IFC frame
+## (what lies on the side `direction` points to is cut away); [] when nothing is cut.
+func sections() -> Array:
+	return _sections
+
+
+## The sun study in the mirrored state (`engine_sun`), or null for the default light.
+func sun_state() -> Variant:
+	return _sun
+
+
+## The scale-model view in the mirrored state (`engine_view_scale`), or null at full size.
+func view_scale() -> Variant:
+	return _view_scale
 
 
 ## The user's pose in the mirrored state (IFC frame; {} before the agent sent one).
@@ -707,6 +738,19 @@ func _apply_rest(d: Dictionary, report: ApplyReport) -> void:
 		_set_selection(PackedStringArray(d["selected"]), report)
 	if d.has("pose"):
 		_set_pose(d["pose"], report)
+	var review: bool = false
+	if d.has("sections") and d["sections"] != _sections:
+		_sections = (d["sections"] as Array).duplicate(true)
+		review = true
+	if d.has("sun") and d["sun"] != _sun:
+		_sun = d["sun"].duplicate(true) if d["sun"] is Dictionary else null
+		review = true
+	if d.has("view_scale") and d["view_scale"] != _view_scale:
+		_view_scale = d["view_scale"].duplicate(true) if d["view_scale"] is Dictionary else null
+		review = true
+	if review:
+		report.review_changed = true
+		review_changed.emit(_sections, _sun, _view_scale)
 
 
 func _set_selection(ids: PackedStringArray, report: ApplyReport) -> void:

@@ -36,8 +36,10 @@ static func delta_problem(delta: Variant) -> String:
 	if d.has("selected") and not is_string_list(d["selected"]):
 		return "delta.selected must be a list of GlobalIds"
 	if d.has("pose"):
-		return pose_problem(d["pose"], "delta.pose")
-	return ""
+		var problem_pose: String = pose_problem(d["pose"], "delta.pose")
+		if not problem_pose.is_empty():
+			return problem_pose
+	return review_problem(d, "delta")
 
 
 ## Why an `engine_state` is malformed ("" when it is fine).
@@ -64,7 +66,51 @@ static func state_problem(full: Variant) -> String:
 	var problem: String = props_problem(s["props"], "state.props")
 	if not problem.is_empty():
 		return problem
-	return pose_problem(s["pose"], "state.pose")
+	if not s["viewpoints"] is Dictionary:
+		return "state.viewpoints must be an object"
+	problem = pose_problem(s["pose"], "state.pose")
+	if not problem.is_empty():
+		return problem
+	return review_problem(s, "state")
+
+
+## Why the review keys of a state or delta (those it has of sections, sun, view_scale) are
+## malformed ("" when fine).
+static func review_problem(d: Dictionary, where: String) -> String:
+	if d.has("sections"):
+		var planes: Variant = d["sections"]
+		if not planes is Array or (planes as Array).size() > SchemaConstants.MAX_SECTION_PLANES:
+			return "%s.sections must be a list of at most %d planes" % [
+				where, SchemaConstants.MAX_SECTION_PLANES
+			]
+		for plane: Variant in planes:
+			if (
+				not plane is Dictionary
+				or (plane as Dictionary).size() != 2
+				or not is_vec3(plane.get("location"))
+				or not is_vec3(plane.get("direction"))
+			):
+				return "%s.sections: a plane is {location: [x, y, z], direction: [x, y, z]}" % where
+	if d.has("sun") and d["sun"] != null:
+		var sun: Variant = d["sun"]
+		if (
+			not sun is Dictionary
+			or not is_vec3(sun.get("direction"))
+			or not is_number(sun.get("elevation_deg"))
+		):
+			return "%s.sun must be null or {direction: [x, y, z], elevation_deg, ...}" % where
+	if d.has("view_scale") and d["view_scale"] != null:
+		var vs: Variant = d["view_scale"]
+		if (
+			not vs is Dictionary
+			or not is_number(vs.get("scale"))
+			or float(vs.get("scale")) <= 0.0
+			or float(vs.get("scale")) > 1.0
+			or not is_vec3(vs.get("pivot"))
+			or not is_vec3(vs.get("anchor"))
+		):
+			return "%s.view_scale must be null or {scale in (0, 1], pivot, anchor}" % where
+	return ""
 
 
 ## Why element group [param g] of a delta is malformed ("" when it is fine; its ids are not

@@ -7,7 +7,7 @@ extends RefCounted
 ## The schema's $id.
 const SCHEMA_ID: String = "urn:bimvoice:actions:1"
 ## The schema's x-version.
-const SCHEMA_VERSION: String = "2.0.0"
+const SCHEMA_VERSION: String = "2.1.0"
 ## Regular expression an IFC GlobalId matches.
 const GID_PATTERN: String = "^[0-9A-Za-z_$]{22}$"
 ## Every step op of the action language.
@@ -39,6 +39,16 @@ const OPS: Array[String] = [
 	"reset",
 	"save",
 	"note",
+	"section",
+	"move_section",
+	"clear_section",
+	"save_view",
+	"go_to_view",
+	"list_views",
+	"sun",
+	"sun_position",
+	"model_view",
+	"measure_here",
 ]
 ## Names of the built-in props (`addons/bimvoice/props/<asset>.glb`).
 const PROP_ASSETS: Array[String] = [
@@ -75,6 +85,10 @@ const STATE_KEYS: Array[String] = [
 	"props",
 	"pose",
 	"selected",
+	"sections",
+	"viewpoints",
+	"sun",
+	"view_scale",
 ]
 ## Keys of one entry of engine_delta.elements (elements sharing one override state).
 const ELEMENT_GROUP_KEYS: Array[String] = [
@@ -93,7 +107,10 @@ const DELTA_REQUIRED_KEYS: Array[String] = [
 ## Keys an engine_delta may have.
 const DELTA_OPTIONAL_KEYS: Array[String] = [
 	"pose",
+	"sections",
 	"selected",
+	"sun",
+	"view_scale",
 ]
 ## Keys of a prop.
 const PROP_KEYS: Array[String] = [
@@ -108,3 +125,5 @@ const POSE_KEYS: Array[String] = [
 	"yaw",
 	"pitch",
 ]
+## Most clipping planes in engine_state.sections (a section box has six).
+const MAX_SECTION_PLANES: int = 6

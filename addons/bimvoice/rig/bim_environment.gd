@@ -1,7 +1,13 @@
 class_name BimEnvironment
 extends Node3D
 ## Daylight for reviewing a building: a procedural sky (also the ambient light) and a sun with
-## shadows. Used by the main scene and the screenshot scene.
+## shadows, which a sun study moves ([method set_sun]). Used by the main scene and the screenshot
+## scene.
+
+## The default sun's rotation (degrees) and energy, and the sky's ambient energy.
+const DEFAULT_SUN_ROTATION: Vector3 = Vector3(-50.0, 35.0, 0.0)
+const DEFAULT_SUN_ENERGY: float = 0.9
+const DEFAULT_AMBIENT: float = 0.55
 
 ## The sun.
 var sun: DirectionalLight3D
@@ -21,7 +27,7 @@ func _init() -> void:
 	env.background_mode = Environment.BG_SKY
 	env.sky = sky
 	env.ambient_light_source = Environment.AMBIENT_SOURCE_SKY
-	env.ambient_light_energy = 0.55
+	env.ambient_light_energy = DEFAULT_AMBIENT
 	env.tonemap_mode = Environment.TONE_MAPPER_FILMIC
 	world_environment = WorldEnvironment.new()
 	world_environment.name = "WorldEnvironment"
@@ -29,11 +35,34 @@ func _init() -> void:
 	add_child(world_environment)
 	sun = DirectionalLight3D.new()
 	sun.name = "Sun"
-	sun.light_energy = 0.9
+	sun.light_energy = DEFAULT_SUN_ENERGY
 	sun.shadow_enabled = true
 	sun.directional_shadow_max_distance = 120.0
-	sun.rotation_degrees = Vector3(-50.0, 35.0, 0.0)
+	sun.rotation_degrees = DEFAULT_SUN_ROTATION
 	add_child(sun)
+
+
+## Puts the sun where an agent's sun study (`engine_sun`: a unit vector towards the sun in the
+## IFC frame, and its elevation) says; null returns to the default daylight. A sun below the
+## horizon gives no direct light.
+func set_sun(state: Variant) -> void:
+	if not state is Dictionary:
+		sun.rotation_degrees = DEFAULT_SUN_ROTATION
+		sun.light_energy = DEFAULT_SUN_ENERGY
+		world_environment.environment.ambient_light_energy = DEFAULT_AMBIENT
+		return
+	var d: Array = state["direction"]
+	var towards: Vector3 = Frames.ifc_to_godot(Vector3(d[0], d[1], d[2])).normalized()
+	var up: Vector3 = Vector3.UP if absf(towards.y) < 0.99 else Vector3.FORWARD
+	sun.basis = Basis.looking_at(-towards, up)
+	var above: bool = float(state["elevation_deg"]) > 0.0
+	sun.light_energy = DEFAULT_SUN_ENERGY if above else 0.0
+	world_environment.environment.ambient_light_energy = DEFAULT_AMBIENT if above else 0.15
+
+
+## Unit vector from the scene towards the sun (Godot frame).
+func towards_sun() -> Vector3:
+	return sun.global_basis.z if sun.is_inside_tree() else sun.basis.z
 
 
 ## An eye position and a target that show [param box] from outside, from above and at an angle

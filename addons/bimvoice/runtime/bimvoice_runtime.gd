@@ -38,6 +38,10 @@ var rig: BimRig = null
 var model_hash: String = ""
 ## Speak answers aloud when a text-to-speech voice exists.
 var speak_answers: bool = true
+## Cuts the building open when the agent's state has a section.
+var clipper: SectionClipper
+## The scene's light and sky (set by the scene that made it): the sun study moves its sun.
+var environment: BimEnvironment = null
 
 var _wanted_hash: String = ""
 var _talk_id: int = -1
@@ -52,6 +56,8 @@ func _init() -> void:
 	mic.name = "Mic"
 	applier.pose_changed.connect(_on_pose_changed)
 	applier.batch_applied.connect(_on_batch_applied)
+	applier.review_changed.connect(_on_review_changed)
+	clipper = SectionClipper.new(building)
 	applier.budget_usec = ProjectSettings.get_setting("bimvoice/apply/budget_usec", 2000)
 	building.loaded.connect(_on_building_loaded)
 	building.load_failed.connect(_on_load_failed)
@@ -244,6 +250,7 @@ static func parse_args(args: PackedStringArray) -> Dictionary:
 func _on_welcome(state: Dictionary, model_info: Dictionary) -> void:
 	var report: ApplyReport = applier.apply_state(state)
 	if report.ok:
+		clipper.refresh()
 		changes_applied.emit(report)
 	else:
 		_refused(report)
@@ -273,6 +280,7 @@ func _on_model_bytes(hash: String, bytes: PackedByteArray) -> void:
 
 func _on_building_loaded(count: int) -> void:
 	picker.reset()
+	clipper.refresh()  # the new nodes carry the mirrored state already (the applier reapplied it)
 	hud.set_line("note", "building: %d elements (%.2f s)" % [count, building.load_seconds])
 	building_loaded.emit(count)
 
@@ -296,8 +304,32 @@ func _on_batch_applied(report: ApplyReport) -> void:
 	if not report.ok:
 		_refused(report)
 		return
+	clipper.refresh()
 	hud.set_line("changes", report.summary())
 	changes_applied.emit(report)
+
+
+## Shows the review view of the state: the scale-model view (the building node's transform),
+## the section (clip planes in the world frame, so after the transform) and the sun study.
+func _on_review_changed(sections: Array, sun: Variant, view_scale: Variant) -> void:
+	building.transform = scale_model_transform(view_scale)
+	clipper.set_sections(sections)
+	if environment != null:
+		environment.set_sun(sun)
+
+
+## The building node's transform for an `engine_view_scale` (identity for null): a building
+## point p (IFC frame) is shown at anchor + scale * (p - pivot).
+static func scale_model_transform(view_scale: Variant) -> Transform3D:
+	if not view_scale is Dictionary:
+		return Transform3D.IDENTITY
+	var vs: Dictionary = view_scale
+	var k: float = float(vs["scale"])
+	var pivot: Array = vs["pivot"]
+	var anchor: Array = vs["anchor"]
+	var pivot_g: Vector3 = Frames.ifc_to_godot(Vector3(pivot[0], pivot[1], pivot[2]))
+	var anchor_g: Vector3 = Frames.ifc_to_godot(Vector3(anchor[0], anchor[1], anchor[2]))
+	return Transform3D(Basis.from_scale(Vector3(k, k, k)), anchor_g - pivot_g * k)
 
 
 func _refused(report: ApplyReport) -> void:

@@ -1,0 +1,235 @@
+"""Review tools by voice, from templates in data (``data/review_intents.yaml``, hassil's format).
+
+Each intent maps to one op of the action schema; its slots are read here: lengths (number words with
+text2num, units with pint), dates and times (dateutil), targets (the parser's noun phrases, so the
+building's own vocabulary applies), view names. Templates match whole utterances only, so they never
+take over a sentence meant for the general parser.
+
+``python -m pyagent.language.review_intents --list`` prints every sentence the templates accept
+(wildcard slots shown as ``{slot}``); ``--try "TEXT"`` shows the intent and slots of one utterance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import re
+import sys
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from hassil import Intents, recognize, recognize_all
+
+if TYPE_CHECKING:
+    from pyagent.language.parser import ParseContext, Parser
+
+TEMPLATES = Path(__file__).with_name("data") / "review_intents.yaml"
+#: A bare number in a length means metres up to this, centimetres above ("move the cut up 50").
+BARE_METRES_UP_TO = 10.0
+PARTS_OF_DAY = {"sunrise": "sunrise", "dawn": "sunrise", "morning": "morning", "noon": "noon", "midday": "noon",
+                "afternoon": "afternoon", "evening": "evening", "sunset": "sunset", "dusk": "sunset"}
+
+
+@dataclass
+class ReviewParse:
+    """A recognised review request: its program, or why it cannot be one (a slot that says nothing)."""
+
+    intent: str
+    program: dict[str, Any] | None
+    reason: str = ""
+
+
+@lru_cache(maxsize=1)
+def _intents() -> Intents:
+    return Intents.from_dict(yaml.safe_load(TEMPLATES.read_text(encoding="utf-8")))
+
+
+def _clean(text: str) -> str:
+    t = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
+    t = re.sub(r"(?<!\d)[.,](?!\d)|[!?;\"“”()]", " ", t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+@lru_cache(maxsize=1)
+def _units() -> Any:
+    import pint
+
+    return pint.UnitRegistry()
+
+
+def parse_length(text: str) -> float | None:
+    """Metres in a spoken length: "1.2 metres", "fifty centimetres", "4 feet", "1,5 m"; None if none."""
+    from text_to_num import alpha2digit
+
+    t = alpha2digit(text.strip().lower(), "en").replace(",", ".")
+    t = re.sub(r"\b(a|one) half\b", "0.5", t)
+    m = re.match(r"^(?:by\s+)?(-?\d+(?:\.\d+)?)\s*([a-z]*)\s*$", t.strip())
+    if not m:
+        return None
+    value, unit = float(m.group(1)), m.group(2)
+    if not unit:
+        return value if value <= BARE_METRES_UP_TO else value / 100.0
+    unit = {"m": "meter", "cm": "centimeter", "mm": "millimeter", "ft": "foot", "in": "inch"}.get(unit, unit)
+    try:
+        q = _units().Quantity(value, unit)
+        return float(q.to("meter").magnitude)
+    except Exception:  # noqa: BLE001 - pint raises several unrelated types for words it does not know
+        return None
+
+
+def parse_when(text: str, today: dt.date | None = None) -> dict[str, str]:
+    """Date, time and part of the day in a spoken moment: {"date": "YYYY-MM-DD"?, "time": "HH:MM"?,
+    "part_of_day": ...?}. Raises ValueError when the words name no moment at all."""
+    from dateutil import parser as dateparser
+    from text_to_num import alpha2digit
+
+    today = today or dt.date.today()
+    t = alpha2digit(text.strip().lower(), "en")
+    out: dict[str, str] = {}
+    for word, part in PARTS_OF_DAY.items():
+        if re.search(rf"\b{word}\b", t):
+            out["part_of_day"] = part
+            t = re.sub(rf"\b(in the|at|during the|at the)?\s*{word}\b", " ", t)
+    t = re.sub(r"\b(today|now)\b", " ", t)
+    if re.search(r"\btomorrow\b", t):
+        out["date"] = (today + dt.timedelta(days=1)).isoformat()
+        t = t.replace("tomorrow", " ")
+    t = re.sub(r"\b(\d{1,2}) o'? ?clock\b", r"\1:00", t)
+    t = re.sub(r"\b(midsummer|summer solstice)\b", "21 june", t)
+    t = re.sub(r"\b(midwinter|winter solstice)\b", "21 december", t)
+    t = re.sub(r"\b(spring equinox)\b", "20 march", t)
+    t = re.sub(r"\b(autumn equinox|fall equinox)\b", "22 september", t)
+    t = re.sub(r"\s+", " ", t).strip(" ,")
+    if t and re.search(r"\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec", t):
+        a = dateparser.parse(t, fuzzy=True, default=dt.datetime(1999, 1, 1, 0, 0))
+        b = dateparser.parse(t, fuzzy=True, default=dt.datetime(1998, 2, 2, 1, 1))
+        if a.month == b.month and a.day == b.day:
+            year = a.year if a.year == b.year else today.year
+            out["date"] = dt.date(year, a.month, a.day).isoformat()
+        if a.hour == b.hour:
+            out["time"] = f"{a.hour:02d}:{a.minute if a.minute == b.minute else 0:02d}"
+    elif t:
+        raise ValueError(f"I did not understand the moment \"{text.strip()}\"")
+    return out
+
+
+def _name(text: str) -> str:
+    return re.sub(r"^(the|my|a)\s+", "", text.strip()).strip()
+
+
+class ReviewIntents:
+    """Recognises the review requests of ``data/review_intents.yaml`` and builds their programs."""
+
+    def __init__(self, parser: Parser) -> None:
+        self.parser = parser
+
+    def parse(self, text: str, ctx: ParseContext) -> ReviewParse | None:
+        # A wildcard can swallow words a list value would have taken ("up" + "wards by 1 m"): of all the
+        # ways the templates match, the first whose slots mean something wins.
+        first: ReviewParse | None = None
+        for result in recognize_all(_clean(text), _intents()):
+            if result.intent is None:
+                continue
+            slots = {k: str(v.value).strip() for k, v in result.entities.items()}
+            intent = result.intent.name
+            try:
+                return ReviewParse(intent, {"steps": [self._step(intent, slots, ctx)]})
+            except ValueError as exc:
+                first = first or ReviewParse(intent, None, str(exc))
+        return first
+
+    def _step(self, intent: str, slots: dict[str, str], ctx: ParseContext) -> dict[str, Any]:
+        if intent == "SectionPlane":
+            return {"op": "section", "mode": "plane", "height": self._length(slots["length"])}
+        if intent == "SectionBox":
+            return {"op": "section", "mode": "box", "target": self._target(slots["target"], ctx)}
+        if intent == "MoveSection":
+            by = self._length(slots["length"])
+            down = slots.get("direction") == "down"
+            return {"op": "move_section", "by": -by if down else by}
+        if intent == "ClearSection":
+            return {"op": "clear_section"}
+        if intent in ("SaveView", "GoToView"):
+            name = _name(slots["name"])
+            if not name:
+                raise ValueError("which name should the view have?")
+            return {"op": "save_view" if intent == "SaveView" else "go_to_view", "name": name[:60]}
+        if intent == "ListViews":
+            return {"op": "list_views"}
+        if intent == "SunSet":
+            when = parse_when(slots["when"])
+            step: dict[str, Any] = {"op": "sun"}
+            if "date" in when:
+                step["date"] = when["date"]
+            if "time" in when:
+                step["time"] = when["time"]
+            elif "part_of_day" in when:
+                step["part_of_day"] = when["part_of_day"]
+            return step
+        if intent == "SunOff":
+            return {"op": "sun", "off": True}
+        if intent == "SunPosition":
+            when = parse_when(slots.get("when", ""))
+            return {"op": "sun_position", **when}
+        if intent == "ModelTable":
+            return {"op": "model_view", "mode": "table"}
+        if intent == "ModelFull":
+            return {"op": "model_view", "mode": "full"}
+        if intent == "MeasureCeiling":
+            return {"op": "measure_here", "what": "ceiling_height"}
+        if intent == "MeasureWidth":
+            return {"op": "measure_here", "what": "width"}
+        if intent == "MeasureLength":
+            return {"op": "measure_here", "what": "length"}
+        raise ValueError(f"no op for the intent {intent}")
+
+    @staticmethod
+    def _length(text: str) -> float:
+        value = parse_length(text)
+        if value is None or not 0 <= value <= 1000:
+            raise ValueError(f"I did not understand the length \"{text}\" (say e.g. \"1.2 metres\")")
+        return round(value, 4)
+
+    def _target(self, text: str, ctx: ParseContext) -> dict[str, Any]:
+        from pyagent.language.parser import normalise
+
+        sel = self.parser.selector(normalise(text), ctx)
+        if not sel:
+            raise ValueError(f"I do not know what \"{text}\" is in this building")
+        return sel
+
+
+def sentences() -> list[tuple[str, str]]:
+    """Every (intent, sentence) the templates accept, wildcard slots written as ``{slot}``."""
+    from hassil.sample import sample_intents
+
+    intents = _intents()
+    out = list(sample_intents(intents, exclude_sentences_with_wildcards=False))
+    return [(str(name), str(text)) for name, text in out]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m pyagent.language.review_intents", description=__doc__.split("\n")[0])
+    ap.add_argument("--list", action="store_true", help="print every sentence the templates accept")
+    ap.add_argument("--try", dest="text", help="show the intent and slots of one utterance")
+    args = ap.parse_args(argv)
+    if args.text:
+        result = recognize(_clean(args.text), _intents())
+        if result is None or result.intent is None:
+            print("no review intent")
+            return 1
+        print(result.intent.name, {k: v.value for k, v in result.entities.items()})
+        return 0
+    rows = sentences()
+    for name, text in rows:
+        print(f"{name}\t{text}")
+    print(f"{len(rows)} sentences in {len({n for n, _ in rows})} intents", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
