@@ -29,6 +29,7 @@ demo: setup
 
 lint:
 	$(BIN)/ruff check pyagent tests
+	$(BIN)/mypy
 	$(BIN)/gdlint addons scenes tests/godot
 
 gen:
@@ -36,6 +37,7 @@ gen:
 
 test: setup
 	$(BIN)/ruff check pyagent tests
+	$(BIN)/mypy
 	$(BIN)/gdlint addons scenes tests/godot
 	$(BIN)/python -m pyagent.gen_engine --check
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests

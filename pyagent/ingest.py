@@ -315,9 +315,10 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
 
     # Doors and windows: the wall they sit in; doors, windows and walls: the rooms on either side.
     for product in model.by_type("IfcElement"):
-        el = elements.get(product.GlobalId)
-        if el is None:
+        found = elements.get(product.GlobalId)
+        if found is None:
             continue
+        el = found
         for rel in getattr(product, "FillsVoids", None) or ():
             for vrel in getattr(rel.RelatingOpeningElement, "VoidsElements", None) or ():
                 host = vrel.RelatingBuildingElement

@@ -156,6 +156,7 @@ def generate(spec: SynthSpec) -> ifcopenshell.file:
     rels = [ifcopenshell.api.aggregate.assign_object(m, products=[site], relating_object=project),
             ifcopenshell.api.aggregate.assign_object(m, products=[building], relating_object=site)]
     for entity in (project, site, building, *rels):
+        assert entity is not None
         entity.GlobalId = w.gid()  # the API draws random ones; the same seed must give the same file
     site.ObjectPlacement = w.placement(None, (0.0, 0.0, 0.0))
     building.ObjectPlacement = w.placement(site.ObjectPlacement, (0.0, 0.0, 0.0))

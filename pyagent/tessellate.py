@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 import ifcopenshell
 import ifcopenshell.geom
@@ -13,7 +14,7 @@ import numpy as np
 # Classes that never get a body in the scene: voids, annotations, helpers.
 # The hybrid kernel tries the fast CGAL booleans first and falls back to OpenCASCADE: about 4x
 # faster than OpenCASCADE alone on the shipped house, with the same coverage.
-GEOMETRY_LIBRARY = "hybrid-cgal-simple-opencascade"
+GEOMETRY_LIBRARY: Final = "hybrid-cgal-simple-opencascade"
 SKIPPED_CLASSES = ("IfcOpeningElement", "IfcAnnotation", "IfcVirtualElement", "IfcGrid", "IfcPort")
 DEFAULT_RGBA = (0.8, 0.8, 0.8, 1.0)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import ifcopenshell.ifcopenshell_wrapper as wrapper
 
@@ -46,12 +47,12 @@ def class_ancestors(schema: str, ifc_class: str) -> frozenset[str]:
     """The class and all its supertypes in the file's schema (IfcWallStandardCase -> IfcWall, ...)."""
     names = {ifc_class}
     try:
-        decl = wrapper.schema_by_name(schema).declaration_by_name(ifc_class)
+        decl: Any = wrapper.schema_by_name(schema).declaration_by_name(ifc_class)
     except (RuntimeError, IndexError, ValueError):
         return frozenset(names)
     while decl is not None:
         names.add(decl.name())
-        decl = decl.supertype()
+        decl = decl.supertype() if isinstance(decl, wrapper.entity) else None
     return frozenset(names)
 
 

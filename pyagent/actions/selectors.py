@@ -303,8 +303,8 @@ class Resolver:
             rooms = set(resolve_room(b, ctx, sel["room"]))
             rows = rows[[bool(els[ids[r]].room in rooms or rooms & set(els[ids[r]].sides)) for r in rows]]
         if "external" in sel:
-            want = bool(sel["external"])
-            rows = rows[[self._is_external(els[ids[r]]) == want for r in rows]]
+            outside = bool(sel["external"])
+            rows = rows[[self._is_external(els[ids[r]]) == outside for r in rows]]
         for f in sel.get("where") or []:
             rows = rows[[_compare(element_value(els[ids[r]], f["key"]), f["cmp"], f["value"]) for r in rows]]
         pose_relative = False
@@ -317,8 +317,8 @@ class Resolver:
         rows = self._order(rows, sel, pose_relative)
         if self._needs_reach:
             self._needs_reach = False
-            want = (sel.get("ordinal") or 0) + (sel.get("limit") or 0) if (sel.get("ordinal") or sel.get("limit")) \
-                else None
+            want: int | None = (sel.get("ordinal") or 0) + (sel.get("limit") or 0) \
+                if (sel.get("ordinal") or sel.get("limit")) else None
             rows = self._reachable(rows, want)
         if sel.get("ordinal"):
             k = sel["ordinal"] - 1
@@ -385,8 +385,7 @@ class Resolver:
                     raise SelectionError("'between' needs two things")
                 return rows[sp.between_mask(a, c, rows)], False
             if kind in ("above", "below"):
-                a = anchors
-                lo, hi = sp.bmin[a].min(axis=0), sp.bmax[a].max(axis=0)
+                lo, hi = sp.bmin[anchors].min(axis=0), sp.bmax[anchors].max(axis=0)
                 overlap = np.all(sp.bmax[rows, :2] > lo[:2], axis=1) & np.all(sp.bmin[rows, :2] < hi[:2], axis=1)
                 vert = sp.bmin[rows, 2] >= hi[2] - 0.05 if kind == "above" else sp.bmax[rows, 2] <= lo[2] + 0.05
                 return rows[overlap & vert], False

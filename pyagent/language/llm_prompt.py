@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 from pyagent.language.llm_schema import load_action_schema
 from pyagent.model import Building, Element, Pose
 from pyagent.vocabulary import KIND_WORDS, class_noun
@@ -109,7 +111,7 @@ def examples_text(examples: Iterable[tuple[str, dict[str, Any]]] = EXAMPLES) -> 
 # --- scene context ---------------------------------------------------------------------------
 
 
-def _bearing_sector(pose: Pose, point: Sequence[float]) -> str:
+def _bearing_sector(pose: Pose, point: Sequence[float] | np.ndarray) -> str:
     dx, dy = point[0] - pose.position[0], point[1] - pose.position[1]
     if math.hypot(dx, dy) < 1e-6:
         return "here"

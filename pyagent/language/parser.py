@@ -197,9 +197,9 @@ class Parser:
                         self._route, self._count, self._exists, self._distance, self._what_noun, self._get,
                         self._describe,
                         self._list_query, self._change):
-            got = handler(c, ctx)
-            if got is not None:
-                return got, True
+            found = handler(c, ctx)
+            if found is not None:
+                return found, True
         follow = self._follow_up(c, ctx)
         if follow is not None:
             return follow, False
@@ -969,10 +969,10 @@ class Parser:
             (r"\b((that |which )?(i|you) can see|visible( to me| from here)?|in (my )?view|in sight|"
              r"(i am|i'm) looking at|in my field of view|that are visible|i see)\b", {"rel": "visible"}),
         ]
-        for pat, rel in user_patterns:
+        for pat, user_rel_json in user_patterns:
             m = re.search(pat, t)
             if m:
-                relations.append(dict(rel))
+                relations.append(dict(user_rel_json))
                 t = t[:m.start()] + " " + t[m.end():]
         m = re.search(r"\b(within|less than|closer than|under|no more than|at most)\s+(?P<n>\d+(\.\d+)?)\s*"
                       r"(?P<u>[a-z]+)( (of|from) (me|you|here))?( away)?\b", t)

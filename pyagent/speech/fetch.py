@@ -244,6 +244,7 @@ def _fetch_files(manifest: Manifest, folder: Path, downloads: Path, by_url: dict
                         continue
                     raise FetchError(f"{archive_path.name} has no file {f.member or f.path}; "
                                      f"the manifest of {name} does not match this archive")
+                assert info is not None  # a stream exists only for a member that was found
                 with stream:
                     fetched.append(_install(stream, f, folder, name, progress, info.size))
         archives[url or str(archive_path)] = {"file": archive_path.name}

@@ -133,10 +133,14 @@ class HotwordEncoder:
         for i in range(n):
             if best[i] is None:
                 continue
+            here = best[i]
+            if here is None:
+                continue
             for j in range(i + 1, min(n, i + longest) + 1):
                 piece = text[i:j]
-                if piece in self.pieces and (best[j] is None or len(best[i]) + 1 < len(best[j])):
-                    best[j] = best[i] + [piece]
+                there = best[j]
+                if piece in self.pieces and (there is None or len(here) + 1 < len(there)):
+                    best[j] = here + [piece]
         return best[n]
 
     def prepare(self, phrases: Iterable[str]) -> list[str]:

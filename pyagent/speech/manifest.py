@@ -59,7 +59,7 @@ class ModelFile:
 
     @property
     def from_archive(self) -> bool:
-        return bool(self.url) and self.url.lower().endswith(ARCHIVE_SUFFIXES)
+        return self.url is not None and self.url.lower().endswith(ARCHIVE_SUFFIXES)
 
 
 @dataclass

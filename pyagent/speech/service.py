@@ -138,7 +138,7 @@ class SpeechConfig:
 
 def _probe_ok(manifest: Manifest, root: Path) -> bool:
     rec = read_record(manifest.folder(root)).get("probe")
-    return bool(rec) and rec.get("ok") and rec.get("files") == files_signature(manifest, root)
+    return isinstance(rec, dict) and bool(rec.get("ok")) and rec.get("files") == files_signature(manifest, root)
 
 
 def probe_model(manifest: Manifest, root: Path, timeout: float = PROBE_TIMEOUT_S) -> str | None:
