@@ -30,6 +30,37 @@ func run_test() -> void:
 	check(not rt.clipper.is_active(), "no section")
 	var rotation: Vector3 = environment.sun.rotation_degrees
 	check_near(rotation, BimEnvironment.DEFAULT_SUN_ROTATION, 1e-3, "sun back")
+	await test_measure(states["table"])
+
+
+func test_measure(table: Dictionary) -> void:
+	rt.picker.build_all()
+	await physics_frames(2)
+	var box: AABB = rt.building.global_transform * rt.building.world_aabb()
+	var c: Vector3 = box.get_center()
+	var top: float = box.end.y + 5.0
+	var a: Vector3 = c + Vector3(-2.0, 0.0, 0.0)
+	var b: Vector3 = c + Vector3(2.0, 0.0, 1.0)
+	check_eq(rt.measure_along(Vector3(a.x, top, a.z), Vector3(a.x, -50, a.z)), -1.0, "first point")
+	var metres: float = rt.measure_along(Vector3(b.x, top, b.z), Vector3(b.x, -50, b.z))
+	var pts: PackedVector3Array = rt.measure.points()
+	check_eq(pts.size(), 2, "two points")
+	check_near(metres, pts[0].distance_to(pts[1]), 1e-4, "distance between the picked points")
+	check(metres > 4.0, "the points lie about 4 m apart in plan: %f" % metres)
+	check_eq(rt.measure.label_text(), MeasureTool.format_metres(metres), "label shows it")
+	check_eq(rt.measure_along(Vector3(0, 1000, 0), Vector3(0, 900, 0)), -2.0, "a ray into the sky")
+	# On the table model the same points measure the same real-world distance.
+	check(rt.applier.apply_state(table).ok, "table state")
+	rt.picker.build_all()
+	await physics_frames(2)
+	var k: float = float(table["view_scale"]["scale"])
+	var world_a: Vector3 = rt.building.global_transform * (pts[0])
+	var world_b: Vector3 = rt.building.global_transform * (pts[1])
+	rt.measure.clear()
+	rt.measure_along(world_a + Vector3(0, 0.5, 0), world_a - Vector3(0, 0.5, 0))
+	var small: float = rt.measure_along(world_b + Vector3(0, 0.5, 0), world_b - Vector3(0, 0.5, 0))
+	check_near(small, metres, 0.05, "real-world metres on the scale model (scale %f)" % k)
+	check_eq(MeasureTool.format_metres(0.48), "48 cm", "short lengths in centimetres")
 
 
 func test_table(state: Dictionary, full: AABB) -> void:

@@ -42,6 +42,8 @@ var speak_answers: bool = true
 var clipper: SectionClipper
 ## The scene's light and sky (set by the scene that made it): the sun study moves its sun.
 var environment: BimEnvironment = null
+## Measuring by pointing (rigs call [method measure_along]).
+var measure: MeasureTool
 
 var _wanted_hash: String = ""
 var _talk_id: int = -1
@@ -58,6 +60,7 @@ func _init() -> void:
 	applier.batch_applied.connect(_on_batch_applied)
 	applier.review_changed.connect(_on_review_changed)
 	clipper = SectionClipper.new(building)
+	measure = MeasureTool.new()
 	applier.budget_usec = ProjectSettings.get_setting("bimvoice/apply/budget_usec", 2000)
 	building.loaded.connect(_on_building_loaded)
 	building.load_failed.connect(_on_load_failed)
@@ -66,6 +69,7 @@ func _init() -> void:
 
 func _ready() -> void:
 	add_child(building)
+	add_child(measure)
 	add_child(mic)
 	options = parse_args(OS.get_cmdline_user_args())
 	if options.has("glb"):
@@ -307,6 +311,24 @@ func _on_batch_applied(report: ApplyReport) -> void:
 	clipper.refresh()
 	hud.set_line("changes", report.summary())
 	changes_applied.emit(report)
+
+
+## Puts a measuring point where the segment [param from] -> [param to] (world frame) meets the
+## building; the second point completes a measurement (shown in the scene and on the HUD).
+## Returns its length in metres, -1 after a first point, -2 when the ray hits nothing.
+func measure_along(from: Vector3, to: Vector3) -> float:
+	var hit: Dictionary = pick(from, to)
+	if hit.is_empty():
+		hud.set_line("note", "measure: point at the building")
+		return -2.0
+	var view_scale: Variant = applier.view_scale()
+	measure.metres_per_unit = 1.0 / float(view_scale["scale"]) if view_scale is Dictionary else 1.0
+	var metres: float = measure.add_point(hit["position"])
+	if metres < 0.0:
+		hud.set_line("note", "measure: first point set, point at the second")
+	else:
+		hud.set_line("note", "measured " + MeasureTool.format_metres(metres))
+	return metres
 
 
 ## Shows the review view of the state: the scale-model view (the building node's transform),
