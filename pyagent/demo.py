@@ -31,6 +31,9 @@ CONVERSATION: list[tuple[str, dict | None]] = [
     ("put a sofa next to the nearest window", None),
     ("how tall is the front door?", None),
     ("look at the sofa", None),
+    ("remember this view as sofa corner", None),
+    ("cut the building at 1.2 metres", None),
+    ("show me the model on the table", None),
 ]
 
 

@@ -335,9 +335,45 @@ func measure_along(from: Vector3, to: Vector3) -> float:
 ## the section (clip planes in the world frame, so after the transform) and the sun study.
 func _on_review_changed(sections: Array, sun: Variant, view_scale: Variant) -> void:
 	building.transform = scale_model_transform(view_scale)
+	_place_table(view_scale)
 	clipper.set_sections(sections)
 	if environment != null:
 		environment.set_sun(sun)
+
+
+# A table under the scale model: a top just under the model's base and a pedestal to the floor.
+func _place_table(view_scale: Variant) -> void:
+	var table: Node3D = get_node_or_null(^"ModelTable") as Node3D
+	if not view_scale is Dictionary:
+		if table != null:
+			table.visible = false
+		return
+	if table == null:
+		table = Node3D.new()
+		table.name = "ModelTable"
+		var wood: StandardMaterial3D = StandardMaterial3D.new()
+		wood.albedo_color = Color(0.45, 0.32, 0.22)
+		wood.roughness = 0.7
+		for part: String in ["Top", "Pedestal"]:
+			var mesh: MeshInstance3D = MeshInstance3D.new()
+			mesh.name = part
+			mesh.mesh = BoxMesh.new()
+			mesh.material_override = wood
+			table.add_child(mesh)
+		add_child(table)
+	var vs: Dictionary = view_scale
+	var anchor: Array = vs["anchor"]
+	var top: Vector3 = Frames.ifc_to_godot(Vector3(anchor[0], anchor[1], anchor[2]))
+	var box: AABB = building.transform * building.world_aabb()
+	var size: Vector2 = Vector2(box.size.x, box.size.z) + Vector2(0.3, 0.3)
+	var height: float = 0.76  # to the floor: the agent puts the table top 0.8 m above it
+	var top_mesh: MeshInstance3D = table.get_node(^"Top")
+	(top_mesh.mesh as BoxMesh).size = Vector3(size.x, 0.04, size.y)
+	top_mesh.position = Vector3(box.get_center().x, top.y - 0.021, box.get_center().z)
+	var pedestal: MeshInstance3D = table.get_node(^"Pedestal")
+	(pedestal.mesh as BoxMesh).size = Vector3(0.2, height, 0.2)
+	pedestal.position = Vector3(top_mesh.position.x, top.y - 0.04 - height * 0.5, top_mesh.position.z)
+	table.visible = true
 
 
 ## The building node's transform for an `engine_view_scale` (identity for null): a building
