@@ -202,15 +202,22 @@ class SpatialIndex:
         rows = rows[rows != row]
         if ignore is not None:
             rows = rows[~ignore[rows]]
-        if not len(rows):
+        tri = self.triangles_of(rows)
+        if not len(tri):
             return True
-        starts, stops = self.tri_start[rows], self.tri_start[rows + 1]
-        counts = stops - starts
-        if not counts.sum():
-            return True
-        tri = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
         blocked = _segments_blocked(eye, targets, self.tri_v0[tri], self.tri_e1[tri], self.tri_e2[tri])
         return not bool(blocked.all())
+
+    def triangles_of(self, rows: np.ndarray) -> np.ndarray:
+        """Indexes of the occluder triangles of the elements ``rows`` (empty for non-occluders)."""
+        if not len(rows):
+            return np.zeros(0, int)
+        starts, stops = self.tri_start[rows], self.tri_start[rows + 1]
+        counts = stops - starts
+        total = int(counts.sum())
+        if not total:
+            return np.zeros(0, int)
+        return np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(total)
 
     def in_view(self, pose: Pose, rows: np.ndarray) -> np.ndarray:
         d = self.centre[rows] - pose.position

@@ -50,13 +50,9 @@ def first_hit(sp: SpatialIndex, origin: np.ndarray, direction: np.ndarray, max_d
     t_near = np.minimum(t1, t2).max(axis=1)
     t_far = np.maximum(t1, t2).min(axis=1)
     rows = rows[(t_far >= np.maximum(t_near, 0.0)) & (t_near <= max_dist)]
-    if not len(rows):
+    tri = sp.triangles_of(rows)
+    if not len(tri):
         return None
-    starts, stops = sp.tri_start[rows], sp.tri_start[rows + 1]
-    counts = stops - starts
-    if not counts.sum():
-        return None
-    tri = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
     v0, e1, e2 = sp.tri_v0[tri], sp.tri_e1[tri], sp.tri_e2[tri]
     p = np.cross(direction, e2)
     det = np.einsum("ij,ij->i", e1, p)
