@@ -272,6 +272,8 @@ def values_equal(gold: Any, got: Any, b: Building) -> bool:
                 return set(gold) == set(got)
             return _names(gold, b) == _names(got, b)
         return False
+    if isinstance(gold, dict) and isinstance(got, dict):  # e.g. the sun's {azimuth_deg, elevation_deg, compass}
+        return set(gold) == set(got) and all(values_equal(gold[k], got[k], b) for k in gold)
     # A single element/name against a one-element list, or a number against one number.
     if isinstance(gold, list) and len(gold) == 1:
         return values_equal(gold[0], got, b)
@@ -341,6 +343,7 @@ def state_diff(gold: dict[str, Any], got: dict[str, Any], place: Any = None) -> 
                 out.append(f"props: no {p['asset']} near {[round(c, 2) for c in p['position']]}")
                 break
             free.remove(match)
+    out += _review_diff(gold, got)
     pa, pb = gold.get("pose"), got.get("pose")
     if pa and pb and place is not None:
         where_a, where_b = place(pa), place(pb)
@@ -352,6 +355,41 @@ def state_diff(gold: dict[str, Any], got: dict[str, Any], place: Any = None) -> 
                        f"{[round(c, 2) for c in pa['position']]}")
         elif _yaw_diff(pa["yaw"], pb["yaw"]) > YAW_TOL_DEG:
             out.append(f"pose: facing {pb['yaw']:.0f} instead of {pa['yaw']:.0f} degrees")
+    return out
+
+
+def _planes_key(planes: list[dict[str, Any]]) -> list[tuple[float, ...]]:
+    return sorted(tuple(round(float(v), 6) for v in (*p["direction"], *p["location"])) for p in planes)
+
+
+def _planes_close(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
+    ka, kb = _planes_key(a), _planes_key(b)
+    return len(ka) == len(kb) and all(x[:3] == y[:3] and _vec_close(x[3:], y[3:], MOVE_TOL_M)
+                                      for x, y in zip(ka, kb, strict=True))
+
+
+def _review_diff(gold: dict[str, Any], got: dict[str, Any]) -> list[str]:
+    """Differences in the review keys: section, remembered views, sun study, scale-model view."""
+    out = []
+    if not _planes_close(gold.get("sections", []), got.get("sections", [])):
+        out.append(f"sections: {len(got.get('sections', []))} planes {_planes_key(got.get('sections', []))} "
+                   f"instead of {len(gold.get('sections', []))} {_planes_key(gold.get('sections', []))}")
+    gv, ov = gold.get("viewpoints", {}), got.get("viewpoints", {})
+    if set(gv) != set(ov):
+        out.append(f"viewpoints: {sorted(ov)} instead of {sorted(gv)}")
+    else:
+        for name in gv:
+            if math.dist(gv[name]["pose"]["position"], ov[name]["pose"]["position"]) > POSE_TOL_M \
+                    or not _planes_close(gv[name]["sections"], ov[name]["sections"]):
+                out.append(f"viewpoints: '{name}' holds another view")
+                break
+    gs, os_ = gold.get("sun"), got.get("sun")
+    if (gs is None) != (os_ is None) or (gs and os_ and (gs["date"], gs["time"]) != (os_["date"], os_["time"])):
+        out.append(f"sun: {os_ and (os_['date'], os_['time'])} instead of {gs and (gs['date'], gs['time'])}")
+    ga, oa = gold.get("view_scale"), got.get("view_scale")
+    if (ga is None) != (oa is None) or (ga and oa and not (
+            _close(ga["scale"], oa["scale"]) and _vec_close(ga["anchor"], oa["anchor"], POSE_TOL_M))):
+        out.append(f"view_scale: {oa} instead of {ga}")
     return out
 
 
