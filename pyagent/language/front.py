@@ -35,6 +35,7 @@ class FrontEnd:
         self.lexicon = Lexicon.build(session.building)
         self.parser = Parser(self.lexicon)
         self.review = ReviewIntents(self.parser)
+        self.parser.hooks.append(self.review.clause)  # review requests, clause by clause
         self.memory = Memory()
         self._llm: Any = None
         self._llm_dir = llm_dir if llm_dir is not None else _default_llm_dir()
@@ -66,15 +67,6 @@ class FrontEnd:
 
         t0 = time.perf_counter()
         ctx = ParseContext(session, self.memory)
-        review = self.review.parse(text, ctx)
-        if review is not None:
-            t_parse = time.perf_counter() - t0
-            if review.program is None:
-                return Result(False, None, f"Sorry, {review.reason}.", None, review.reason, "parser",
-                              {"parse": t_parse})
-            result = session.do(review.program, source="parser")
-            result.timings["parse"] = t_parse
-            return result
         parsed = self.parser.parse(text, ctx)
         t_parse = time.perf_counter() - t0
         if parsed.program is not None and parsed.confidence >= 0.5:
@@ -106,6 +98,8 @@ class FrontEnd:
                     self._remember(proposal.program)
                 return result
         reason = parsed.reason or "I did not understand that"
+        if parsed.recognised:
+            return Result(False, None, f"Sorry, {reason}.", None, reason, "parser", {"parse": t_parse})
         hint = ""
         if llm is not None and not getattr(llm, "available", False):
             hint = f" ({getattr(llm, 'reason', 'no language model installed')})"

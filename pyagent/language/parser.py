@@ -12,6 +12,7 @@ the executor.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +87,7 @@ class ParseResult:
     confidence: float
     reason: str = ""
     clauses: list[str] = field(default_factory=list)
+    recognised: bool = False  # the request was recognised but a part of it means nothing usable
 
 
 @dataclass
@@ -111,7 +113,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(\w+)'s (it|that|this|the|there)\b", r"\1 is \2", t)
     t = re.sub(r"(\d),(\d)", r"\1.\2", t)
     t = re.sub(r"(?<=\d)(?=[a-z°²³])", " ", t)  # 2m -> 2 m, 90° -> 90 °
-    t = re.sub(r"[?!;:]", " , ", t)
+    t = re.sub(r"[?!;]|:(?!\d\d)", " , ", t)  # keep clock times (15:00)
     t = re.sub(r"(?<!\d)\.(?!\d)", " , ", t)
     t = t.replace("°", " degrees ").replace("²", " square").replace("³", " cubic")
     t = re.sub(r"\bone and a half\b", "1.5", t)
@@ -142,9 +144,18 @@ def _fmt(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else str(v)
 
 
+class ClauseError(Exception):
+    """A clause was recognised but cannot become a program; the message says why, for the user."""
+
+
+#: A recogniser tried on each normalised clause before the built-in handlers: steps, or None.
+ClauseHook = Callable[[str, "ParseContext"], "list[Step] | None"]
+
+
 class Parser:
-    def __init__(self, lexicon: Lexicon) -> None:
+    def __init__(self, lexicon: Lexicon, hooks: Sequence[ClauseHook] = ()) -> None:
         self.lex = lexicon
+        self.hooks: list[ClauseHook] = list(hooks)
         b = lexicon.building
         words = sorted(set(CLASS_WORDS) | {_pl(w) for w in CLASS_WORDS}, key=len, reverse=True)
         self._class_re = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
@@ -163,7 +174,10 @@ class Parser:
         steps: list[Step] = []
         low_confidence = False
         for clause in clauses:
-            got = self._clause(clause, ctx, steps)
+            try:
+                got = self._clause(clause, ctx, steps)
+            except ClauseError as exc:
+                return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
             if got is None and len(clauses) > 1 and _is_filler_clause(clause):
                 continue
             if got is None:
@@ -183,6 +197,10 @@ class Parser:
         c = re.sub(r"^(and|then|also|and then|after that|next)\s+", "", c)
         if not c:
             return [], True
+        for hook in self.hooks:
+            hooked = hook(c, ctx)
+            if hooked is not None:
+                return hooked, True
         shared = self._shared_verb(c)
         if shared is not None:
             steps: list[Step] = []

@@ -44,14 +44,44 @@ class ReviewParse:
 
 
 @lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load(TEMPLATES.read_text(encoding="utf-8"))
+    return data
+
+
+@lru_cache(maxsize=1)
 def _intents() -> Intents:
-    return Intents.from_dict(yaml.safe_load(TEMPLATES.read_text(encoding="utf-8")))
+    return Intents.from_dict({k: v for k, v in _data().items() if k != "fillers"})
+
+
+@lru_cache(maxsize=1)
+def _rewrites() -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(a), b) for a, b in _data().get("fillers", {}).get("rewrites", [])]
+
+
+@lru_cache(maxsize=1)
+def _fillers() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Words around a request that do not change it ("okay, ...", "... so I can see the plan")."""
+    f = _data().get("fillers", {})
+    lead = "|".join(f"(?:{p})" for p in f.get("leading", [])) or "(?!)"
+    trail = "|".join(f"(?:{p})" for p in f.get("trailing", [])) or "(?!)"
+    return re.compile(rf"^(?:(?:{lead})\b\s*,?\s*)+"), re.compile(rf"\s*,?\s*\b(?:{trail})$")
+
+
+def strip_fillers(text: str) -> str:
+    lead, trail = _fillers()
+    t = text
+    for pattern, replacement in _rewrites():
+        t = pattern.sub(replacement, t)
+    for _ in range(3):  # trailing fillers can stack ("..., wall to wall, please")
+        t = trail.sub("", lead.sub("", t)).strip(" ,")
+    return t
 
 
 def _clean(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
     t = re.sub(r"(?<!\d)[.,](?!\d)|[!?;\"“”()]", " ", t)
-    return re.sub(r"\s+", " ", t).strip()
+    return strip_fillers(re.sub(r"\s+", " ", t).strip())
 
 
 @lru_cache(maxsize=1)
@@ -61,11 +91,23 @@ def _units() -> Any:
     return pint.UnitRegistry()
 
 
+def _word_number(word: str) -> str:
+    """"one" -> "1" (text2num's alpha2digit leaves a lone small number word alone)."""
+    from text_to_num import text2num
+
+    try:
+        return str(text2num(word, "en")) + " "
+    except ValueError:
+        return word + " "
+
+
 def parse_length(text: str) -> float | None:
     """Metres in a spoken length: "1.2 metres", "fifty centimetres", "4 feet", "1,5 m"; None if none."""
     from text_to_num import alpha2digit
 
     t = alpha2digit(text.strip().lower(), "en").replace(",", ".")
+    t = re.sub(r"\b([a-z]+) (?=point \d)", lambda m: _word_number(m.group(1)), t)
+    t = re.sub(r"\b(\d+) point (\d+)\b", r"\1.\2", t)
     t = re.sub(r"\b(a|one) half\b", "0.5", t)
     m = re.match(r"^(?:by\s+)?(-?\d+(?:\.\d+)?)\s*([a-z]*)\s*$", t.strip())
     if not m:
@@ -81,6 +123,18 @@ def parse_length(text: str) -> float | None:
         return None
 
 
+def _clock_words(t: str) -> str:
+    """Spoken clock times as H:MM: "3 o'clock", "half past 8", "quarter to 5", "3 in the afternoon"."""
+    t = re.sub(r"\b(\d{1,2}) o'? ?clock\b", r"\1:00", t)
+    t = re.sub(r"\bhalf past (\d{1,2})\b", r"\1:30", t)
+    t = re.sub(r"\bquarter past (\d{1,2})\b", r"\1:15", t)
+    t = re.sub(r"\bquarter to (\d{1,2})\b", lambda m: f"{(int(m.group(1)) - 1) % 24}:45", t)
+    t = re.sub(r"\b(\d{1,2})(?::(\d{2}))? (?:in the )?(afternoon|evening)\b",
+               lambda m: f"{int(m.group(1)) % 12 + 12}:{m.group(2) or '00'}", t)
+    return re.sub(r"\b(\d{1,2})(?::(\d{2}))? (?:in the )?morning\b",
+                  lambda m: f"{int(m.group(1)) % 12}:{m.group(2) or '00'}", t)
+
+
 def parse_when(text: str, today: dt.date | None = None) -> dict[str, str]:
     """Date, time and part of the day in a spoken moment: {"date": "YYYY-MM-DD"?, "time": "HH:MM"?,
     "part_of_day": ...?}. Raises ValueError when the words name no moment at all."""
@@ -88,31 +142,42 @@ def parse_when(text: str, today: dt.date | None = None) -> dict[str, str]:
     from text_to_num import alpha2digit
 
     today = today or dt.date.today()
-    t = alpha2digit(text.strip().lower(), "en")
+    t = _clock_words(alpha2digit(text.strip().lower(), "en"))
+    t = re.sub(r"\b(\d{1,2}) (st|nd|rd|th)\b", r"\1\2", t)  # "21 st" as the parser spaces it
+    t = re.sub(r"\b(first|second|third)\b(?= of)", lambda m: {"first": "1st", "second": "2nd", "third": "3rd"}[
+        m.group(1)], t)
     out: dict[str, str] = {}
     for word, part in PARTS_OF_DAY.items():
         if re.search(rf"\b{word}\b", t):
             out["part_of_day"] = part
-            t = re.sub(rf"\b(in the|at|during the|at the)?\s*{word}\b", " ", t)
-    t = re.sub(r"\b(today|now)\b", " ", t)
+            t = re.sub(rf"\b(in the|at|during the|at the|by the|of the|the)?\s*{word}\b", " ", t)
+    if re.search(r"\b(right now|now|at the moment|currently)\b", t) and "part_of_day" not in out:
+        now = dt.datetime.now()
+        out.setdefault("date", today.isoformat())
+        out["time"] = now.strftime("%H:%M")
+    t = re.sub(r"\b(today|right now|now|at the moment|currently|right)\b", " ", t)
     if re.search(r"\btomorrow\b", t):
         out["date"] = (today + dt.timedelta(days=1)).isoformat()
         t = t.replace("tomorrow", " ")
-    t = re.sub(r"\b(\d{1,2}) o'? ?clock\b", r"\1:00", t)
     t = re.sub(r"\b(midsummer|summer solstice)\b", "21 june", t)
     t = re.sub(r"\b(midwinter|winter solstice)\b", "21 december", t)
     t = re.sub(r"\b(spring equinox)\b", "20 march", t)
     t = re.sub(r"\b(autumn equinox|fall equinox)\b", "22 september", t)
     t = re.sub(r"\s+", " ", t).strip(" ,")
     if t and re.search(r"\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec", t):
-        a = dateparser.parse(t, fuzzy=True, default=dt.datetime(1999, 1, 1, 0, 0))
-        b = dateparser.parse(t, fuzzy=True, default=dt.datetime(1998, 2, 2, 1, 1))
+        try:
+            a = dateparser.parse(t, fuzzy=True, default=dt.datetime(1999, 1, 1, 0, 0))
+            b = dateparser.parse(t, fuzzy=True, default=dt.datetime(1998, 2, 2, 1, 1))
+        except (ValueError, OverflowError) as exc:
+            raise ValueError(f"I did not understand the moment \"{text.strip()}\"") from exc
         if a.month == b.month and a.day == b.day:
             year = a.year if a.year == b.year else today.year
             out["date"] = dt.date(year, a.month, a.day).isoformat()
         if a.hour == b.hour:
             out["time"] = f"{a.hour:02d}:{a.minute if a.minute == b.minute else 0:02d}"
-    elif t:
+            if out.get("part_of_day") in ("morning", "afternoon", "evening"):
+                del out["part_of_day"]  # a clock time says more than the part of the day
+    elif t and not re.fullmatch(r"(on|at|in|for|the|of|day|a|an|,|\s)*", t):
         raise ValueError(f"I did not understand the moment \"{text.strip()}\"")
     return out
 
@@ -127,11 +192,40 @@ class ReviewIntents:
     def __init__(self, parser: Parser) -> None:
         self.parser = parser
 
+    def clause(self, text: str, ctx: ParseContext) -> list[dict[str, Any]] | None:
+        """The parser's clause hook: the steps of a review request, None when the clause is not one;
+        raises the parser's ``ClauseError`` when it is one whose slots say nothing usable."""
+        from pyagent.language.parser import ClauseError
+
+        parsed = self.parse(text, ctx)
+        if parsed is None and "," in text:
+            # "switch the sun off, back to normal lighting": parts that each ask for the same thing.
+            parts = [self.parse(p, ctx) for p in text.split(",") if p.strip()]
+            if parts and all(p is not None for p in parts):
+                steps_of: list[dict[str, Any]] = []
+                for part in parts:
+                    assert part is not None
+                    if part.program is None:
+                        raise ClauseError(part.reason)
+                    for step in part.program["steps"]:
+                        if not steps_of or steps_of[-1] != step:
+                            steps_of.append(step)
+                return steps_of
+        if parsed is None:
+            return None
+        if parsed.program is None:
+            raise ClauseError(parsed.reason)
+        steps: list[dict[str, Any]] = parsed.program["steps"]
+        return steps
+
     def parse(self, text: str, ctx: ParseContext) -> ReviewParse | None:
         # A wildcard can swallow words a list value would have taken ("up" + "wards by 1 m"): of all the
         # ways the templates match, the first whose slots mean something wins.
         first: ReviewParse | None = None
-        for result in recognize_all(_clean(text), _intents()):
+        # The most specific match first: the one whose wildcards took the fewest characters.
+        results = sorted(recognize_all(_clean(text), _intents()), key=lambda r: sum(
+            len(str(e.text or e.value)) for e in r.entities_list if getattr(e, "is_wildcard", False)))
+        for result in results:
             if result.intent is None:
                 continue
             slots = {k: str(v.value).strip() for k, v in result.entities.items()}
@@ -145,6 +239,9 @@ class ReviewIntents:
     def _step(self, intent: str, slots: dict[str, str], ctx: ParseContext) -> dict[str, Any]:
         if intent == "SectionPlane":
             return {"op": "section", "mode": "plane", "height": self._length(slots["length"])}
+        if intent == "SectionPlaneOnStorey":
+            return {"op": "section", "mode": "plane", "height": self._length(slots["length"]),
+                    "storey": self._storey(slots["storey"], ctx)}
         if intent == "SectionBox":
             return {"op": "section", "mode": "box", "target": self._target(slots["target"], ctx)}
         if intent == "MoveSection":
@@ -172,8 +269,11 @@ class ReviewIntents:
             return step
         if intent == "SunOff":
             return {"op": "sun", "off": True}
-        if intent == "SunPosition":
+        if intent in ("SunPosition", "SunRiseWhere", "SunSetWhere"):
             when = parse_when(slots.get("when", ""))
+            if slots.get("part_of_day"):
+                when["part_of_day"] = slots["part_of_day"]
+                when.pop("time", None)
             return {"op": "sun_position", **when}
         if intent == "ModelTable":
             return {"op": "model_view", "mode": "table"}
@@ -193,6 +293,13 @@ class ReviewIntents:
         if value is None or not 0 <= value <= 1000:
             raise ValueError(f"I did not understand the length \"{text}\" (say e.g. \"1.2 metres\")")
         return round(value, 4)
+
+    def _storey(self, text: str, ctx: ParseContext) -> str:
+        sel = self._target(text, ctx)
+        if set(sel) != {"storey"}:
+            raise ValueError(f"\"{text}\" is not a floor of this building")
+        storey: str = sel["storey"]
+        return storey
 
     def _target(self, text: str, ctx: ParseContext) -> dict[str, Any]:
         from pyagent.language.parser import normalise

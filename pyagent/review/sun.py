@@ -14,6 +14,7 @@ from astral import sun as astral_sun
 
 from pyagent.review.site import SiteLocation
 
+SUNRISE_ELEVATION_DEG = -0.833
 COMPASS = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
 #: Local clock times for parts of the day that are not tied to the sun's own events.
 PART_OF_DAY = {"morning": dt.time(9, 0), "afternoon": dt.time(15, 0), "evening": dt.time(18, 0)}
@@ -33,7 +34,8 @@ class SunPosition:
 
     @property
     def up(self) -> bool:
-        return self.elevation_deg > 0
+        """Above the horizon as seen (sunrise and sunset are at -0.833 degrees: refraction and the disc)."""
+        return self.elevation_deg > SUNRISE_ELEVATION_DEG
 
     def to_state(self) -> dict[str, object]:
         """The schema's ``engine_sun``."""
@@ -63,6 +65,11 @@ def _zone(name: str) -> dt.tzinfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         return dt.UTC
+
+
+def site_zone(site: SiteLocation) -> dt.tzinfo:
+    """The time zone at the site (for "now" there)."""
+    return _zone(timezone_at(site.latitude, site.longitude))
 
 
 def direction_ifc(azimuth_deg: float, elevation_deg: float, true_north_deg: float) -> tuple[float, float, float]:

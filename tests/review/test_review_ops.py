@@ -240,12 +240,15 @@ def test_ceiling_height_and_corridor_width_by_rays(session: Session) -> None:
 
 # ---- the templates -------------------------------------------------------------------------------
 SLOT_VALUES = {"{length}": "1.2 metres", "{target}": "the kitchen", "{name}": "entrance",
-               "{when}": "21 june at 3 pm"}
-INTENT_OPS = {"SectionPlane": "section", "SectionBox": "section", "MoveSection": "move_section",
-              "ClearSection": "clear_section", "SaveView": "save_view", "GoToView": "go_to_view",
-              "ListViews": "list_views", "SunSet": "sun", "SunOff": "sun", "SunPosition": "sun_position",
-              "ModelTable": "model_view", "ModelFull": "model_view", "MeasureCeiling": "measure_here",
-              "MeasureWidth": "measure_here", "MeasureLength": "measure_here"}
+               "{when}": "21 june at 3 pm", "{storey}": "the ground floor", "{place}": "the corridor"}
+INTENT_OPS = {
+    "SectionPlane": "section", "SectionPlaneOnStorey": "section", "SectionBox": "section",
+    "MoveSection": "move_section", "ClearSection": "clear_section", "SaveView": "save_view",
+    "GoToView": "go_to_view", "ListViews": "list_views", "SunSet": "sun", "SunOff": "sun",
+    "SunPosition": "sun_position", "SunRiseWhere": "sun_position", "SunSetWhere": "sun_position",
+    "ModelTable": "model_view", "ModelFull": "model_view", "MeasureCeiling": "measure_here",
+    "MeasureWidth": "measure_here", "MeasureLength": "measure_here",
+}
 
 
 def test_every_template_sentence_parses_to_its_op(session: Session) -> None:

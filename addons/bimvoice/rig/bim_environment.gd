@@ -8,6 +8,10 @@ extends Node3D
 const DEFAULT_SUN_ROTATION: Vector3 = Vector3(-50.0, 35.0, 0.0)
 const DEFAULT_SUN_ENERGY: float = 0.9
 const DEFAULT_AMBIENT: float = 0.55
+## The sun's elevation at sunrise and sunset (degrees: refraction and the sun's disc).
+const SUNRISE_ELEVATION: float = -0.833
+## Sine of the lowest elevation the light comes from (2 degrees).
+const LOWEST_LIGHT_SINE: float = 0.0349
 
 ## The sun.
 var sun: DirectionalLight3D
@@ -53,10 +57,18 @@ func set_sun(state: Variant) -> void:
 		return
 	var d: Array = state["direction"]
 	var towards: Vector3 = Frames.ifc_to_godot(Vector3(d[0], d[1], d[2])).normalized()
+	var elevation: float = float(state["elevation_deg"])
+	var above: bool = elevation > SUNRISE_ELEVATION
+	if above and towards.y < LOWEST_LIGHT_SINE:
+		# At sunrise and sunset the sun sits on the horizon: light from just above it.
+		var flat: Vector3 = Vector3(towards.x, 0.0, towards.z).normalized()
+		var cosine: float = sqrt(1.0 - LOWEST_LIGHT_SINE * LOWEST_LIGHT_SINE)
+		towards = flat * cosine + Vector3.UP * LOWEST_LIGHT_SINE
 	var up: Vector3 = Vector3.UP if absf(towards.y) < 0.99 else Vector3.FORWARD
 	sun.basis = Basis.looking_at(-towards, up)
-	var above: bool = float(state["elevation_deg"]) > 0.0
-	sun.light_energy = DEFAULT_SUN_ENERGY if above else 0.0
+	# Low sun, weak light: full strength from 10 degrees up.
+	var strength: float = clampf((elevation + 1.0) / 11.0, 0.25, 1.0)
+	sun.light_energy = DEFAULT_SUN_ENERGY * strength if above else 0.0
 	world_environment.environment.ambient_light_energy = DEFAULT_AMBIENT if above else 0.15
 
 

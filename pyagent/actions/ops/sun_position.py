@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from pyagent.actions.executor import StepError
@@ -28,7 +29,8 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     elif study:
         clock, part_text = parse_clock(study["time"]), "the sun study's time"
     else:
-        clock, part_text = parse_clock(None), "noon"
+        now = dt.datetime.now(solar.site_zone(site))
+        date, clock, part_text = now.date(), dt.time(now.hour, now.minute), "now"
     pos = solar.position(site, ex.building.true_north_deg, date, clock)
     value = {"azimuth_deg": round(pos.azimuth_deg, 2), "elevation_deg": round(pos.elevation_deg, 2),
              "compass": pos.compass}
