@@ -510,6 +510,8 @@ class Persistence:
             report = save_revision(src, out, s.building, state.to_json(), s.graph.room_at, self.author)
         except (SaveError, OSError) as exc:
             raise StepError(f"the revision could not be saved: {exc}") from exc
+        except RuntimeError as exc:  # ifcopenshell's writer: a full disk, a vanished folder
+            raise StepError(f"the revision could not be written (is the disk full?): {str(exc)[:200]}") from exc
         self.last_save = report
         if self.topics.topics:
             try:
