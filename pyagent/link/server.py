@@ -152,6 +152,7 @@ class LinkServer:
         model_name: str | None = None,
         context: zmq.Context[Any] | None = None,
         max_batch: int = 1000,
+        background_saves: bool = True,
     ) -> None:
         if allow_remote and not token:
             raise ValueError("listening beyond loopback needs a token (--token SECRET)")
@@ -159,6 +160,9 @@ class LinkServer:
             raise ValueError(f"{endpoint} is not a loopback endpoint; use --listen with --token for remote "
                              "engines")
         self.session = session
+        persistence = getattr(session, "persistence", None)
+        if background_saves and persistence is not None and hasattr(persistence, "background_saves"):
+            persistence.background_saves = True  # a save must not stop the link answering
         self.token = token or None
         self.speech = speech
         self.speech_problem = speech_problem
@@ -252,6 +256,7 @@ class LinkServer:
 
     def poll_once(self, timeout_ms: int = 0) -> int:
         """Wait up to ``timeout_ms`` for messages, handle all pending ones; returns how many."""
+        self._report_saves()
         if not self._poller.poll(timeout_ms):
             return 0
         batch: list[list[zmq.Frame]] = []
@@ -301,6 +306,22 @@ class LinkServer:
                 self._apply_pose(*pending)
             except Exception:  # noqa: BLE001 - a bad pose must not stop the link
                 log.exception("a pose could not be applied")
+
+    def _report_saves(self) -> None:
+        """Tell every engine when a background save has finished (a ``status`` message)."""
+        persistence = getattr(self.session, "persistence", None)
+        poll = getattr(persistence, "poll_save", None)
+        if not callable(poll):
+            return
+        try:
+            text = poll()
+        except Exception:  # noqa: BLE001 - a failed save is reported, never fatal
+            log.exception("checking the background save failed")
+            return
+        if text:
+            log.info("%s", text)
+            for peer in list(self._engines.values()):
+                self._send(peer.identity, {"type": "status", "text": text})
 
     def run(self, install_signals: bool = True) -> None:
         """Serve until ``stop()`` (or SIGINT/SIGTERM when run in the main thread)."""

@@ -146,3 +146,45 @@ def test_token_from_a_file_or_the_environment(tmp_path: Path, monkeypatch: pytes
     assert serve_main(["--ifc", str(HAUS), "--token-file", str(empty), "--no-speech", "--no-journal"]) == 2
     assert "empty" in capsys.readouterr().err
     assert serve_main(["--ifc", str(HAUS), "--token-file", str(tmp_path / "missing"), "--no-journal"]) == 2
+
+
+def test_save_runs_in_the_background_and_the_link_keeps_answering(tmp_path: Path, ctx: zmq.Context) -> None:
+    """Issue 14.7: saving blocked the link (33 s for an edited MiniProject, pings waited). Now the revision
+    is written by a child process: the result comes at once, pings are answered meanwhile, a second save
+    is refused clearly, and a status message says when the revision is on disk."""
+    import shutil
+
+    model = tmp_path / "model" / HAUS.name
+    model.parent.mkdir()
+    shutil.copy(HAUS, model)
+    session = Session.open(model, save_dir=tmp_path / "out")
+    server = _server(session, ctx, "save")
+    client = LinkClient(server.endpoint, ctx)
+    try:
+        assert _exchange(client, server, {"type": "hello", "protocol": 2})[0]["type"] == "welcome"
+        walls = sorted(e.id for e in session.building.products() if e.ifc_class.startswith("IfcWall"))[:3]
+        _exchange(client, server, {"type": "do", "id": 1, "program": {"steps": [
+            {"op": "move", "target": {"ids": walls}, "delta": [0.5, 0, 0]},
+            {"op": "color", "target": {"ids": walls}, "rgba": [1, 0, 0, 1]}]}})
+        replies = _exchange(client, server, {"type": "do", "id": 2, "program": {"steps": [{"op": "save"}]}})
+        result = next(r for r in replies if r["type"] == "result")
+        assert result["ok"] and "being written" in result["answer"], result
+        assert session.persistence.saving
+        assert _alive(client, server)  # answered while the revision is being written
+        again = _exchange(client, server, {"type": "do", "id": 3, "program": {"steps": [{"op": "save"}]}})
+        again_result = next(r for r in again if r["type"] == "result")
+        assert not again_result["ok"] and "still being written" in again_result["error"], again_result
+        status: list[dict[str, Any]] = []
+        for _ in range(600):
+            server.poll_once(100)
+            status += [m for m in client.recv_all(0) if m["type"] == "status"]
+            if status:
+                break
+        assert status and status[0]["text"].startswith("Saved a new revision"), status
+        revisions = list((tmp_path / "out").glob("*.rev*.ifc"))
+        assert len(revisions) == 1 and session.persistence.last_save is not None
+        assert session.persistence.last_save.moved == 3 and not session.persistence.saving
+    finally:
+        client.close()
+        server.close()
+        session.close()
