@@ -6,7 +6,7 @@ changed. Malformed messages get an ``error`` reply and change nothing; nothing a
 stop the loop.
 
     python -m pyagent serve --ifc ifc/AC20-FZK-Haus.ifc [--endpoint tcp://127.0.0.1:5557]
-    python -m pyagent serve --ifc FILE --listen 0.0.0.0:5557 --token SECRET   # remote engines
+    python -m pyagent serve --ifc FILE --listen 0.0.0.0:5557 --token-file PATH   # remote engines
 """
 
 from __future__ import annotations
