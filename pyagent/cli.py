@@ -10,6 +10,9 @@ from pathlib import Path
 
 from pyagent.ifcfile import IfcLoadError
 
+#: Commands whose stdout is read by programs: nothing but their own lines may reach it.
+PROTOCOL_COMMANDS = ("load", "script", "query", "serve")
+
 
 def _open(path: str):  # noqa: ANN202 - returns Session, imported lazily to keep --help fast
     from pyagent.session import Session
@@ -57,7 +60,7 @@ def cmd_script(args: argparse.Namespace) -> int:
     if journal:
         print(session.restore_report.summary(), file=sys.stderr)
     try:
-        run_script(session, sys.stdin, sys.stdout)
+        run_script(session, sys.stdin.buffer, sys.stdout.buffer)
     finally:
         session.close()
     return 0
@@ -95,6 +98,10 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in PROTOCOL_COMMANDS:
+        from pyagent.stdio import protect_stdout
+
+        protect_stdout()  # native libraries' prints go to stderr, never into the output
     # Sub-commands owned by other modules take their own arguments.
     delegated = {"serve": ("pyagent.link.server", "serve_main"), "models": ("pyagent.models_cli", "main"),
                  "bench": ("pyagent.bench", "main"), "demo": ("pyagent.demo", "main"),

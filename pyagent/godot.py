@@ -181,20 +181,25 @@ def _run(cmd: Sequence[str], **kw: object) -> subprocess.CompletedProcess[str]:
 
 
 def _apt_update(work: Path) -> None:
+    """``apt-get update`` of Debian's archive, verified with the host's Debian keyring. Never falls back to
+    unverified packages: without the keyring, or when the signatures do not verify, it fails and says why."""
     for dirname in ("state/lists/partial", "cache/archives/partial"):
         (work / dirname).mkdir(parents=True, exist_ok=True)
     (work / "state" / "status").write_text("")
-    signed = f"[signed-by={KEYRING}]" if KEYRING.is_file() else "[trusted=yes]"
-    (work / "sources.list").write_text(f"deb {signed} {MIRROR} {SUITE} main\n")
+    if not KEYRING.is_file():
+        raise GodotUnavailable(f"{KEYRING} is missing, so Debian's packages cannot be verified (they are never "
+                               "installed unverified): `apt-get install debian-archive-keyring`, or put "
+                               "Godot >= 4.3 on PATH")
+    (work / "sources.list").write_text(f"deb [signed-by={KEYRING}] {MIRROR} {SUITE} main\n")
     try:
         _run(["apt-get", *_apt_options(work), "update"])
     except GodotUnavailable as exc:
-        if "[trusted=yes]" in signed:
-            raise
         # Debian rotates its archive keys; an older host keyring may not know the current sid key.
-        _log(f"signed apt update failed, retrying with [trusted=yes]: {str(exc).splitlines()[-1]}")
-        (work / "sources.list").write_text(f"deb [trusted=yes] {MIRROR} {SUITE} main\n")
-        _run(["apt-get", *_apt_options(work), "update"])
+        raise GodotUnavailable(
+            f"apt could not fetch or verify Debian {SUITE} with {KEYRING}: {str(exc).splitlines()[-1]}\n"
+            "Unverified packages are never installed. Update the keyring (`apt-get install "
+            "debian-archive-keyring` from a current Debian release), check the network, or put Godot >= 4.3 "
+            "on PATH.") from exc
 
 
 def _closure(work: Path) -> list[str]:

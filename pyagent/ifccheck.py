@@ -2,8 +2,9 @@
 
 The geometry kernel follows references recursively (placement chains, boolean operands, mapped items,
 composite curves); a file where such references loop back (never valid IFC, but easy to write by hand
-or by a hostile tool) makes it recurse until the process dies. ``reference_cycle`` finds such loops
-with an iterative search so that the file can be refused with a clear message instead.
+or by a hostile tool), or go thousands deep (valid, but no modelling tool writes it), makes it recurse
+until the process dies. ``reference_problem`` finds both with an iterative search so that the file can
+be refused with a clear message instead.
 """
 
 from __future__ import annotations
@@ -46,28 +47,53 @@ def _references(entity: Any) -> list[int]:
     return out
 
 
-def reference_cycle(model: ifcopenshell.file) -> str | None:
-    """A short description of a reference loop among placements and geometry, or None when there is none."""
+#: The longest chain of references (placement relative to placement, boolean of boolean, ...) accepted. Real
+#: models stay far below (a few dozen); the kernel recurses once per link, and a chain of thousands overflows
+#: its stack and kills the process.
+MAX_REFERENCE_DEPTH = 256
+
+
+def reference_problem(model: ifcopenshell.file, max_depth: int = MAX_REFERENCE_DEPTH) -> str | None:
+    """A reference loop, or a chain deeper than ``max_depth``, among placements and geometry: a short
+    description for a person, or None when the references are sound. One iterative depth-first search."""
     domain = _ids(model, DOMAIN) - _ids(model, CANNOT_LOOP)
     colour: dict[int, int] = {}  # 1: on the current path, 2: done
+    depth: dict[int, int] = {}  # done nodes: the longest chain starting there
+    def children(n: int) -> list[int]:
+        return [r for r in _references(model.by_id(n)) if r in domain]
+
     for start in domain:
         if start in colour:
             continue
-        path: list[tuple[int, list[int]]] = [(start, [r for r in _references(model.by_id(start)) if r in domain])]
+        first = children(start)
+        path: list[tuple[int, list[int], list[int]]] = [(start, list(first), first)]
         colour[start] = 1
         while path:
-            node, todo = path[-1]
+            node, todo, kids = path[-1]
             if not todo:
                 colour[node] = 2
+                depth[node] = 1 + max((depth[r] for r in kids), default=0)
+                if depth[node] > max_depth:
+                    return f"its references are nested more than {max_depth} deep (#{node} {model.by_id(node).is_a()})"
                 path.pop()
                 continue
             nxt = todo.pop()
             state = colour.get(nxt)
             if state == 1:
-                loop = [n for n, _ in path][[n for n, _ in path].index(nxt):] + [nxt]
+                ring = [n for n, _, _ in path]
+                loop = ring[ring.index(nxt):] + [nxt]
                 names = " -> ".join(f"#{n} {model.by_id(n).is_a()}" for n in loop[:6])
-                return names + (" -> ..." if len(loop) > 6 else "")
+                return "its references go round in a loop (" + names + (" -> ..." if len(loop) > 6 else "") + ")"
             if state is None:
                 colour[nxt] = 1
-                path.append((nxt, [r for r in _references(model.by_id(nxt)) if r in domain]))
+                nk = children(nxt)
+                path.append((nxt, list(nk), nk))
+                if len(path) > max_depth:
+                    return f"its references are nested more than {max_depth} deep (#{nxt} {model.by_id(nxt).is_a()})"
     return None
+
+
+def reference_cycle(model: ifcopenshell.file) -> str | None:
+    """A short description of a reference loop among placements and geometry, or None when there is none."""
+    problem = reference_problem(model, max_depth=1 << 30)
+    return problem[len("its references go round in a loop ("):-1] if problem else None

@@ -50,9 +50,9 @@ def open_ifc(path: str | Path) -> ifcopenshell.file:
         raise IfcLoadError(f"{p}: schema {model.schema} is not supported (use IFC2X3 or IFC4)")
     if not model.by_type("IfcProject"):
         raise IfcLoadError(f"{p}: the file has no IfcProject, so it is not a building model")
-    from pyagent.ifccheck import reference_cycle  # a loop would crash the geometry kernel
+    from pyagent.ifccheck import reference_problem  # a loop or a very deep chain would crash the kernel
 
-    loop = reference_cycle(model)
-    if loop is not None:
-        raise IfcLoadError(f"{p}: the file is damaged: its references go round in a loop ({loop})")
+    problem = reference_problem(model)
+    if problem is not None:
+        raise IfcLoadError(f"{p}: the file cannot be used: {problem}")
     return model

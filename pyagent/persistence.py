@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pyagent.actions.executor import StepError
 from pyagent.actions.schema import def_validator, schema_errors
 from pyagent.actions.state import SceneState, Snapshot
+from pyagent.background_save import BackgroundSave
 from pyagent.bcf import BcfError, TopicStore, make_topic, project_id_for, write_bcfzip
 from pyagent.ifcsave import SaveError, SaveReport, next_revision_path, safe_stem, save_revision, writable_folder
 from pyagent.journal import (
@@ -153,6 +154,9 @@ class Persistence:
         self._view_redo: list[Snapshot] = []
         self._view_rev = 0
         self._view_dialogue: dict[str, Any] = {}
+        self.background_saves = False  # the link turns it on: saving must not block the engines
+        self.last_save_error: str | None = None
+        self._save_job: BackgroundSave | None = None
         session.executor.saver = self.save
         session.executor.noter = self.note
 
@@ -501,6 +505,8 @@ class Persistence:
         self._new_topics = []
 
     def close(self) -> None:
+        if self._save_job is not None:  # the user asked for it: let it finish
+            self.poll_save(timeout=600)
         if self.journal is not None:
             if self._pending_pose:
                 self._write_pose()
@@ -518,23 +524,59 @@ class Persistence:
         return cache_dir() / "revisions" / self.session.building.file_hash[:24]
 
     def save(self, state: SceneState) -> str:
-        """``executor.saver``: write a new IFC revision (and the notes as .bcfzip beside it)."""
+        """``executor.saver``: write a new IFC revision (and the notes as .bcfzip beside it). With
+        ``background_saves`` the revision is written by a child process and this returns at once (a
+        sentence saying so); ``poll_save`` reports the outcome. A save asked for while one is being
+        written is refused."""
         s = self.session
         src = Path(s.building.path)
+        if self._save_job is not None and self.poll_save() is None:
+            raise StepError(f"{self._save_job.path.name} is still being written; ask again when it is done")
         try:
             folder = self.output_folder()
             folder.mkdir(parents=True, exist_ok=True)
             out = next_revision_path(folder, safe_stem(src))
-            report = save_revision(src, out, s.building, state.to_json(), s.graph.room_at, self.author)
+            snapshot = state.to_json()
+            if self.background_saves:
+                self._save_job = BackgroundSave(out, lambda: save_revision(src, out, s.building, snapshot,
+                                                                           s.graph.room_at, self.author))
+                return f"Saving a new revision: {out} is being written; I will say when it is done."
+            report = save_revision(src, out, s.building, snapshot, s.graph.room_at, self.author)
         except (SaveError, OSError) as exc:
             raise StepError(f"the revision could not be saved: {exc}") from exc
+        except RuntimeError as exc:  # ifcopenshell's writer: a full disk, a vanished folder
+            raise StepError(f"the revision could not be written (is the disk full?): {str(exc)[:200]}") from exc
+        self._saved(report)
+        return str(out)
+
+    def _saved(self, report: SaveReport) -> None:
         self.last_save = report
         if self.topics.topics:
             try:
-                self.last_bcf = self.export_bcf(out.with_suffix(".bcfzip"))
-            except BcfError as exc:
+                self.last_bcf = self.export_bcf(report.path.with_suffix(".bcfzip"))
+            except (BcfError, OSError) as exc:
                 report.warnings.append(str(exc))
-        return str(out)
+
+    def poll_save(self, timeout: float = 0.0) -> str | None:
+        """When a background save has finished (waiting up to ``timeout`` s): a sentence for the user, once.
+        None while it runs or when there is none."""
+        job = self._save_job
+        if job is None:
+            return None
+        outcome = job.outcome(timeout)
+        if outcome is None:
+            return None
+        self._save_job = None
+        if outcome.report is None:
+            self.last_save_error = outcome.error
+            return f"The revision {outcome.path.name} could not be saved: {outcome.error}"
+        self._saved(outcome.report)
+        return f"Saved a new revision: {outcome.path}."
+
+    @property
+    def saving(self) -> bool:
+        """True while a background save is being written."""
+        return self._save_job is not None
 
     def export_bcf(self, path: Path | None = None) -> Path:
         """All review notes as a BCF 2.1 archive (default: next to the revisions)."""

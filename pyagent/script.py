@@ -1,16 +1,24 @@
-"""The scripted-session contract (DESIGN.md): JSON lines in, one JSON line out per input line."""
+"""The scripted-session contract (DESIGN.md): JSON lines in, one JSON line out per input line.
+
+Whatever arrives on stdin (bytes that are not UTF-8, numbers of thousands of digits, lone surrogates,
+lines of any length) and whatever fails inside (a full disk while saving) gives one JSON error line, and
+the session goes on.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 import math
-from collections.abc import Iterable
-from typing import Any, TextIO
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
 
+from pyagent.jsonsafe import JsonInputError, loads
 from pyagent.model import Pose
 from pyagent.session import Session
 
 MAX_LINE = 1 << 20
+log = logging.getLogger("pyagent.script")
 
 
 def _error(message: str) -> dict[str, Any]:
@@ -35,11 +43,9 @@ def handle_line(session: Session, line: str) -> dict[str, Any]:
     if len(line) > MAX_LINE:
         return _error(f"line too long ({len(line)} bytes; the limit is {MAX_LINE})")
     try:
-        msg = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return _error(f"not valid JSON: {exc.msg} at column {exc.colno}")
-    except RecursionError:
-        return _error("the line is nested too deeply")
+        msg = loads(line)
+    except JsonInputError as exc:
+        return _error(f"the line is not acceptable JSON: {exc}" if "JSON" not in str(exc) else str(exc))
     if not isinstance(msg, dict) or len(msg) != 1:
         return _error("each line must be a JSON object with exactly one of: pose, say, do, select, state")
     (key, arg), = msg.items()
@@ -67,13 +73,56 @@ def handle_line(session: Session, line: str) -> dict[str, Any]:
     return _error(f"unknown command '{key}': use pose, say, do, select or state")
 
 
-def run_script(session: Session, lines: Iterable[str], out: TextIO) -> int:
-    count = 0
-    for raw in lines:
-        line = raw.strip()
-        if not line:
+def _lines(stream: IO[bytes]) -> Iterator[bytes | None]:
+    """Lines of a byte stream, each at most ``MAX_LINE`` bytes; None stands for a longer line (skipped)."""
+    while True:
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            while (rest := stream.readline(MAX_LINE)) and not rest.endswith(b"\n"):
+                pass  # drop the rest of the over-long line without holding it
+            yield None
             continue
-        out.write(json.dumps(handle_line(session, line), ensure_ascii=False) + "\n")
+        yield raw
+
+
+def answer(session: Session, raw: bytes | str | None) -> dict[str, Any] | None:
+    """The answer to one raw input line (None for a blank line). Never raises."""
+    if raw is None:
+        return _error(f"line too long (the limit is {MAX_LINE} bytes)")
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return _error(f"the line is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
+    line = raw.strip()
+    if not line:
+        return None
+    try:
+        return handle_line(session, line)
+    except Exception as exc:  # noqa: BLE001 - one failing request must not end the session
+        log.exception("a script line failed")
+        return _error(f"internal error: {type(exc).__name__}: {str(exc)[:200]}")
+
+
+def _encode(out: dict[str, Any]) -> bytes:
+    try:
+        text = json.dumps(out, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        text = json.dumps(_error(f"internal error: the answer cannot be written as JSON ({exc})"))
+    return text.encode("utf-8", errors="backslashreplace") + b"\n"
+
+
+def run_script(session: Session, lines: IO[bytes] | Iterable[bytes | str], out: IO[bytes]) -> int:
+    """Answer every line of ``lines`` (a byte stream, or an iterable of lines) on ``out`` (bytes)."""
+    count = 0
+    source = _lines(lines) if hasattr(lines, "readline") else iter(lines)
+    for raw in source:
+        result = answer(session, raw)
+        if result is None:
+            continue
+        out.write(_encode(result))
         out.flush()
         count += 1
     return count

@@ -13,6 +13,7 @@ import numpy as np
 from pyagent.actions.executor import ExecResult, Executor
 from pyagent.actions.schema import load_schema
 from pyagent.actions.state import SceneState
+from pyagent.link.protocol import MAX_TEXT_CHARS
 from pyagent.loader import LoadedBuilding, load
 from pyagent.model import Building, Pose
 from pyagent.persistence import DEFAULT_POSE_INTERVAL_S, Persistence, RestoreReport, default_journal_dir
@@ -139,13 +140,17 @@ class Session:
         if r.changed:
             self.revision += 1
         failure = self.persistence.commit("do", program, program, r.ok, r.changed)
+        # An invalid program is not echoed back: the error says what is wrong, and a hostile one may be large.
+        shown = program if isinstance(program, dict) and not (r.error or "").startswith("invalid program") else None
         if failure:
-            return Result(False, program if isinstance(program, dict) else None, f"Sorry, {failure}.", None, failure,
-                          source, {"execute": time.perf_counter() - t})
-        return Result(r.ok, program if isinstance(program, dict) else None, r.answer, r.value, r.error, source,
-                      {"execute": time.perf_counter() - t})
+            return Result(False, shown, f"Sorry, {failure}.", None, failure, source,
+                          {"execute": time.perf_counter() - t})
+        return Result(r.ok, shown, r.answer, r.value, r.error, source, {"execute": time.perf_counter() - t})
 
     def say(self, text: str) -> Result:
+        if len(text) > MAX_TEXT_CHARS:
+            return Result(False, None, "That is too long for one request.", None,
+                          f"text too long ({len(text)} characters, at most {MAX_TEXT_CHARS})")
         front = self.front_end()
         if front is None:
             return Result(False, None, "I can't understand speech or text yet.", None,

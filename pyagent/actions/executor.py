@@ -665,8 +665,9 @@ class Executor:
         if saver is None:
             raise StepError("saving is not available in this session")
 
-        def run() -> str:
-            return f"Saved a new revision: {saver(ctx.state)}."
+        def run() -> str:  # the saver returns the revision's path, or a sentence while it is still writing
+            where = saver(ctx.state)
+            return where if where.endswith(".") else f"Saved a new revision: {where}."
         ctx.pending.append((len(ctx.step_values), run))
         return None, "", []
 

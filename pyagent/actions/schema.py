@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from functools import lru_cache
 from typing import Any
 
 import jsonschema
 
+from pyagent.jsonsafe import finite_number
 from pyagent.paths import schema_path
 
 
@@ -66,39 +68,97 @@ def _fast_valid(program: dict[str, Any]) -> bool:
     return True
 
 
+# Bounds checked before any schema work, so that checking a hostile program costs little and says little.
+# A valid program is far inside them: 8 steps, selectors of at most 500 GlobalIds, strings of at most 500
+# characters.
 MAX_DEPTH = 24
+MAX_STEPS = 8
+MAX_NODES = 20_000  # JSON values in the whole program
+MAX_STRING = 4096  # characters in one string
+MAX_CHARS = 512 * 1024  # characters in all strings together
+MAX_ERROR_CHARS = 200  # one error message (jsonschema's messages repeat the offending value)
 
 
-def _depth(value: Any, limit: int) -> int:
-    """Nesting depth of a JSON value, counting no further than ``limit`` (iterative: no recursion)."""
-    deepest = 0
-    stack = [(value, 1)]
+def _shape_problem(program: Any) -> str | None:
+    """What makes ``program`` too big, too deep, or not plain finite JSON; None when it is within bounds.
+    Iterative, and stops at the first problem: its cost is bounded by the limits, not by the input."""
+    nodes = chars = 0
+    stack: list[tuple[Any, str, int]] = [(program, "program", 1)]
     while stack:
-        v, d = stack.pop()
-        deepest = max(deepest, d)
-        if deepest > limit:
-            return deepest
-        if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values())
+        v, where, depth = stack.pop()
+        nodes += 1
+        if depth > MAX_DEPTH:
+            return f"program: nested too deeply (more than {MAX_DEPTH} levels)"
+        if nodes > MAX_NODES:
+            return f"program: too large (more than {MAX_NODES} values)"
+        if isinstance(v, bool) or v is None:
+            continue
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                return f"{where}: numbers must be finite (got {v})"
+        elif isinstance(v, int):
+            if not finite_number(v):
+                return f"{where}: number out of range"
+        elif isinstance(v, str):
+            chars += len(v)
+            if len(v) > MAX_STRING:
+                return f"{where}: string too long ({len(v)} characters, at most {MAX_STRING})"
+            if chars > MAX_CHARS:
+                return f"program: too large (more than {MAX_CHARS} characters of text)"
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    return f"{where}: keys must be strings"
+                stack.append((x, f"{where}/{k[:40]}" if where != "program" else k[:40], depth + 1))
         elif isinstance(v, list):
-            stack.extend((x, d + 1) for x in v)
-    return deepest
+            stack.extend((x, f"{where}/{i}" if where != "program" else str(i), depth + 1) for i, x in enumerate(v))
+        else:
+            return f"{where}: {type(v).__name__} is not a JSON value"
+    return None
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "…"
 
 
 def schema_errors(program: Any) -> list[str]:
-    """Human-readable schema errors for a program; empty when it is valid."""
+    """Human-readable schema errors for a program; empty when it is valid. Size, nesting, step count and
+    number range are checked first (non-finite numbers are an error anywhere), and each message is short."""
     if not isinstance(program, dict):
         return ["a program must be a JSON object with a list of steps"]
-    if _depth(program, MAX_DEPTH) > MAX_DEPTH:
-        return [f"program: nested too deeply (more than {MAX_DEPTH} levels)"]
+    steps = program.get("steps")
+    if isinstance(steps, list) and len(steps) > MAX_STEPS:
+        return [f"steps: a program has at most {MAX_STEPS} steps (got {len(steps)})"]
+    problem = _shape_problem(program)
+    if problem:
+        return [problem]
     if _fast_valid(program):
         return []
-    errors = []
-    for err in sorted(_validator().iter_errors(program), key=lambda e: list(e.absolute_path)):
-        where = "/".join(str(p) for p in err.absolute_path) or "program"
-        message = err.message
-        if err.validator == "oneOf" and isinstance(err.instance, dict) and "op" in err.instance:
-            best = jsonschema.exceptions.best_match(err.context) if err.context else None
-            message = f"step op {err.instance.get('op')!r}: " + (best.message if best else "does not fit any step")
-        errors.append(f"{where}: {message}")
-    return errors[:5]
+    return _explain(program)
+
+
+def _explain(program: dict[str, Any]) -> list[str]:
+    """Why a bounded program is invalid: the top level by the whole schema, each step by the one definition
+    its op names (the whole schema's oneOf would try every step kind on every value: 27 times the work)."""
+    errors: list[str] = []
+    steps = program.get("steps")
+    top = {k: v for k, v in program.items() if k != "steps"}
+    top["steps"] = [{"op": "undo"}] * len(steps) if isinstance(steps, list) else steps
+    for err in sorted(_validator().iter_errors(top), key=lambda e: list(e.absolute_path)):
+        errors.append(_short(f"{'/'.join(str(p) for p in err.absolute_path) or 'program'}: {err.message}"))
+    if isinstance(steps, list):
+        known = sorted(k[len("step_"):] for k in load_schema()["$defs"] if k.startswith("step_"))
+        for i, step in enumerate(steps):
+            if len(errors) >= 5:
+                break
+            op = step.get("op") if isinstance(step, dict) else None
+            validator = _step_validator(op) if isinstance(op, str) else None
+            if not isinstance(step, dict):
+                errors.append(f"steps/{i}: a step must be an object with an 'op'")
+            elif validator is None:
+                errors.append(_short(f"steps/{i}: unknown op {str(op)[:40]!r}; known: {', '.join(known)}"))
+            else:
+                best = jsonschema.exceptions.best_match(validator.iter_errors(step))
+                if best is not None:
+                    errors.append(_short(f"steps/{i}: step op {op!r}: {best.message}"))
+    return errors[:5] or ["program: does not match the schema"]

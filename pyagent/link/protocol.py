@@ -8,10 +8,11 @@ with a message fit to send back to the engine; it never lets a malformed message
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from pyagent.jsonsafe import JsonInputError, finite_number, loads
 
 PROTOCOL_VERSION = 2
 MAX_JSON_BYTES = 1 << 20  # one JSON frame (a program, a selection of thousands of ids)
@@ -59,15 +60,11 @@ class Message:
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def _check(kind: str, value: Any) -> bool:
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "num":
-        return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        return finite_number(value)
     if kind == "str":
         return isinstance(value, str)
     if kind == "obj":
@@ -91,11 +88,9 @@ def parse_message(frames: Sequence[bytes]) -> Message:
     if len(raw) > MAX_JSON_BYTES:
         raise ProtocolError(f"JSON frame too large ({len(raw)} bytes, at most {MAX_JSON_BYTES})")
     try:
-        body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-    except (UnicodeDecodeError, ValueError) as exc:
+        body = loads(raw)
+    except JsonInputError as exc:
         raise ProtocolError(f"frame 0 is not UTF-8 JSON: {exc}") from None
-    except RecursionError:
-        raise ProtocolError("frame 0 is nested too deeply") from None
     if not isinstance(body, dict):
         raise ProtocolError(f"frame 0 must be a JSON object, got {type(body).__name__}")
     mtype = body.get("type")

@@ -6,7 +6,7 @@ changed. Malformed messages get an ``error`` reply and change nothing; nothing a
 stop the loop.
 
     python -m pyagent serve --ifc ifc/AC20-FZK-Haus.ifc [--endpoint tcp://127.0.0.1:5557]
-    python -m pyagent serve --ifc FILE --listen 0.0.0.0:5557 --token SECRET   # remote engines
+    python -m pyagent serve --ifc FILE --listen 0.0.0.0:5557 --token-file PATH   # remote engines
 """
 
 from __future__ import annotations
@@ -38,7 +38,10 @@ log = logging.getLogger("pyagent.link")
 DEFAULT_ENDPOINT = "tcp://127.0.0.1:5557"
 DEFAULT_PORT = 5557
 MAX_TRANSPORT_BYTES = 64 << 20  # libzmq drops a peer that sends a bigger message than this
-MAX_PEERS = 64
+MAX_STRANGERS = 64  # connections that have not (yet) said a good hello; the oldest is forgotten first
+MAX_ENGINES = 16  # engines that said hello; never pushed out by newcomers while they are alive
+ENGINE_IDLE_S = 30.0  # an engine silent this long (engines ping every 2 s) has gone and may be replaced
+NOT_AUTHORISED = "not authorised: send hello with the agent's token first"
 SPEECH_NOT_CONFIGURED = (
     "speech recognition is not configured: run `python -m pyagent models fetch ...` and restart the agent"
 )
@@ -149,6 +152,7 @@ class LinkServer:
         model_name: str | None = None,
         context: zmq.Context[Any] | None = None,
         max_batch: int = 1000,
+        background_saves: bool = True,
     ) -> None:
         if allow_remote and not token:
             raise ValueError("listening beyond loopback needs a token (--token SECRET)")
@@ -156,6 +160,9 @@ class LinkServer:
             raise ValueError(f"{endpoint} is not a loopback endpoint; use --listen with --token for remote "
                              "engines")
         self.session = session
+        persistence = getattr(session, "persistence", None)
+        if background_saves and persistence is not None and hasattr(persistence, "background_saves"):
+            persistence.background_saves = True  # a save must not stop the link answering
         self.token = token or None
         self.speech = speech
         self.speech_problem = speech_problem
@@ -164,7 +171,9 @@ class LinkServer:
         self.seq = 0
         self.model = self._load_model(model_name)
         self._pose_factory = pose_factory or _default_pose_factory
-        self._peers: OrderedDict[bytes, Peer] = OrderedDict()
+        self._strangers: OrderedDict[bytes, Peer] = OrderedDict()
+        self._engines: dict[bytes, Peer] = {}
+        self._pending_pose: tuple[Peer, Any] | None = None
         self._utterances: dict[tuple[bytes, int], Utterance] = {}
         self._refused_audio: OrderedDict[tuple[bytes, int], None] = OrderedDict()
         self._next_utt = 1
@@ -239,15 +248,15 @@ class LinkServer:
         self.seq += 1
         self.stats.deltas += 1
         body = {"type": "delta", "seq": self.seq, "changes": delta}
-        for peer in self._peers.values():
-            if peer.helloed:
-                self._send(peer.identity, body)
+        for peer in list(self._engines.values()):
+            self._send(peer.identity, body)
         return delta
 
     # ------------------------------------------------------------------------------------------ loop
 
     def poll_once(self, timeout_ms: int = 0) -> int:
         """Wait up to ``timeout_ms`` for messages, handle all pending ones; returns how many."""
+        self._report_saves()
         if not self._poller.poll(timeout_ms):
             return 0
         batch: list[list[zmq.Frame]] = []
@@ -256,30 +265,63 @@ class LinkServer:
                 batch.append(self.socket.recv_multipart(flags=zmq.NOBLOCK, copy=False))
             except zmq.Again:
                 break
-        pending_pose: tuple[Peer, Any] | None = None
+        self._pending_pose = None
         for frames in batch:
             self.stats.messages += 1
-            peer = self._peer(frames[0])
             try:
-                msg = parse_message([f.bytes for f in frames[1:]])
-            except ProtocolError as exc:
-                self._error(peer, str(exc), exc.ref_id)
-                continue
-            if not self._admitted(peer, msg):
-                continue
-            if msg.type == "pose":
-                pose = self._parse_pose(peer, msg)
-                if pose is not None:
-                    self.stats.poses_received += 1
-                    pending_pose = (peer, pose)  # only the newest pose of a batch is applied
-                continue
-            if pending_pose is not None:  # what the user says refers to where they were when saying it
-                self._apply_pose(*pending_pose)
-                pending_pose = None
-            self._dispatch(peer, msg)
-        if pending_pose is not None:
-            self._apply_pose(*pending_pose)
+                self._handle(frames)
+            except Exception:  # noqa: BLE001 - nothing a peer sends may end the process
+                log.exception("a message could not be handled")
+        if self._pending_pose is not None:
+            self._apply_pose_guarded()
         return len(batch)
+
+    def _handle(self, frames: list[zmq.Frame]) -> None:
+        peer = self._peer(frames[0])
+        try:
+            msg = parse_message([f.bytes for f in frames[1:]])
+        except ProtocolError as exc:
+            if self.token is not None and not peer.helloed:  # strangers learn nothing but the refusal
+                self.stats.refused += 1
+                self._error(peer, NOT_AUTHORISED)
+            else:
+                self._error(peer, str(exc), exc.ref_id)
+            return
+        if not self._admitted(peer, msg):
+            return
+        if msg.type == "pose":
+            pose = self._parse_pose(peer, msg)
+            if pose is not None:
+                self.stats.poses_received += 1
+                self._pending_pose = (peer, pose)  # only the newest pose of a batch is applied
+            return
+        if self._pending_pose is not None:  # what the user says refers to where they were when saying it
+            self._apply_pose_guarded()
+        self._dispatch(peer, msg)
+
+    def _apply_pose_guarded(self) -> None:
+        pending, self._pending_pose = self._pending_pose, None
+        if pending is not None:
+            try:
+                self._apply_pose(*pending)
+            except Exception:  # noqa: BLE001 - a bad pose must not stop the link
+                log.exception("a pose could not be applied")
+
+    def _report_saves(self) -> None:
+        """Tell every engine when a background save has finished (a ``status`` message)."""
+        persistence = getattr(self.session, "persistence", None)
+        poll = getattr(persistence, "poll_save", None)
+        if not callable(poll):
+            return
+        try:
+            text = poll()
+        except Exception:  # noqa: BLE001 - a failed save is reported, never fatal
+            log.exception("checking the background save failed")
+            return
+        if text:
+            log.info("%s", text)
+            for peer in list(self._engines.values()):
+                self._send(peer.identity, {"type": "status", "text": text})
 
     def run(self, install_signals: bool = True) -> None:
         """Serve until ``stop()`` (or SIGINT/SIGTERM when run in the main thread)."""
@@ -289,7 +331,12 @@ class LinkServer:
                 previous[sig] = signal.signal(sig, self._on_signal)
         try:
             while not self._stop.is_set():
-                self.poll_once(100)
+                try:
+                    self.poll_once(100)
+                except zmq.ZMQError as exc:  # e.g. interrupted by a signal; the socket itself is fine
+                    if exc.errno == zmq.ETERM:
+                        break
+                    log.warning("link: %s", exc)
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
@@ -317,24 +364,45 @@ class LinkServer:
 
     def _peer(self, frame: zmq.Frame) -> Peer:
         identity = frame.bytes
-        peer = self._peers.get(identity)
+        peer = self._engines.get(identity) or self._strangers.get(identity)
         if peer is None:
             try:
                 address = frame.get("Peer-Address")
             except (zmq.ZMQError, AttributeError):
                 address = ""
             peer = Peer(identity, str(address or ""))
-            self._peers[identity] = peer
-            while len(self._peers) > MAX_PEERS:  # reconnecting engines get fresh ids; forget the oldest
-                self._peers.popitem(last=False)
-        else:
-            self._peers.move_to_end(identity)
+            self._strangers[identity] = peer
+            while len(self._strangers) > MAX_STRANGERS:  # only other strangers are pushed out, never engines
+                self._strangers.popitem(last=False)
+        elif identity in self._strangers:
+            self._strangers.move_to_end(identity)
         peer.last_seen = time.monotonic()
         return peer
 
+    def _admit_engine(self, peer: Peer) -> bool:
+        """Move ``peer`` to the engines after a good hello; False when the engine table is full of live ones."""
+        if peer.identity in self._engines:
+            return True
+        if len(self._engines) >= MAX_ENGINES:
+            now = time.monotonic()
+            idle = min(self._engines.values(), key=lambda p: p.last_seen)
+            if now - idle.last_seen < ENGINE_IDLE_S:
+                return False
+            log.info("engine %s has been silent for %.0f s: replaced", idle.label(), now - idle.last_seen)
+            del self._engines[idle.identity]
+        self._strangers.pop(peer.identity, None)
+        self._engines[peer.identity] = peer
+        peer.helloed = True
+        return True
+
+    def _demote(self, peer: Peer) -> None:
+        peer.helloed = False
+        if self._engines.pop(peer.identity, None) is not None:
+            self._strangers[peer.identity] = peer
+
     @property
     def peers(self) -> list[Peer]:
-        return list(self._peers.values())
+        return [*self._engines.values(), *self._strangers.values()]
 
     def _admitted(self, peer: Peer, msg: Message) -> bool:
         if msg.type == "hello":
@@ -342,7 +410,7 @@ class LinkServer:
         if self.token is not None and not peer.helloed:
             self.stats.refused += 1
             log.warning("refused %s from %s: it has not said hello with the token", msg.type, peer.label())
-            self._error(peer, "not authorised: send hello with the agent's token first", msg.id)
+            self._error(peer, NOT_AUTHORISED, msg.id)
             return False
         return True
 
@@ -355,25 +423,29 @@ class LinkServer:
         except Exception as exc:  # noqa: BLE001 - a bug in one request must not stop the link
             log.exception("%s from %s failed", msg.type, peer.label())
             if msg.type in ("say", "do", "audio_end") and msg.id is not None:
-                self._result(peer, msg.id, _failure(f"internal error: {exc}"))
+                self._result(peer, msg.id, _failure(f"internal error: {str(exc)[:200]}"))
             else:
-                self._error(peer, f"internal error: {exc}", msg.id)
+                self._error(peer, f"internal error: {str(exc)[:200]}", msg.id)
         self.publish_changes()
 
     def _on_hello(self, peer: Peer, msg: Message) -> None:
+        if self.token is not None:  # the token first: a stranger learns nothing else
+            given = msg.body.get("token")
+            if not isinstance(given, str) or not hmac.compare_digest(given.encode(), self.token.encode()):
+                self.stats.refused += 1
+                self._demote(peer)
+                log.warning("refused hello from %s: %s token", peer.label(), "wrong" if given else "missing")
+                self._error(peer, "not authorised: wrong or missing token")
+                return
         if msg.body["protocol"] != PROTOCOL_VERSION:
             self._error(peer, f"protocol {msg.body['protocol']} is not supported; this agent speaks "
                               f"protocol {PROTOCOL_VERSION}")
             return
-        if self.token is not None:
-            given = msg.body.get("token")
-            if not isinstance(given, str) or not hmac.compare_digest(given.encode(), self.token.encode()):
-                self.stats.refused += 1
-                peer.helloed = False
-                log.warning("refused hello from %s: %s token", peer.label(), "wrong" if given else "missing")
-                self._error(peer, "not authorised: wrong or missing token")
-                return
-        peer.helloed = True
+        if not self._admit_engine(peer):
+            self.stats.refused += 1
+            log.warning("refused hello from %s: %d engines are connected", peer.label(), len(self._engines))
+            self._error(peer, f"too many engines are connected (at most {MAX_ENGINES}); try again later")
+            return
         self.publish_changes()  # so the welcome state and seq are current
         log.info("engine %s said hello", peer.label())
         welcome = {"type": "welcome", "protocol": PROTOCOL_VERSION, "model": self.model.to_json(),
@@ -554,8 +626,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--endpoint", default=DEFAULT_ENDPOINT,
                    help=f"loopback endpoint (default {DEFAULT_ENDPOINT})")
     p.add_argument("--listen", metavar="ADDR", help="accept remote engines on ADDR[:PORT] (needs --token)")
-    p.add_argument("--token", metavar="SECRET", default=os.environ.get("PYAGENT_LINK_TOKEN"),
-                   help="shared secret engines must send in hello (default $PYAGENT_LINK_TOKEN)")
+    p.add_argument("--token", metavar="SECRET",
+                   help="shared secret engines must send in hello; visible to other users in the process "
+                        "list, so prefer --token-file or $PYAGENT_LINK_TOKEN")
+    p.add_argument("--token-file", metavar="PATH", help="read the shared secret from the first line of PATH")
     p.add_argument("--no-speech", action="store_true", help="do not load speech recognition")
     p.add_argument("--journal", metavar="DIR", nargs="?", const="default",
                    help="journal folder (default: .cache/sessions/<file sha>/); every change is fsynced there")
@@ -566,13 +640,34 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def resolve_token(args: argparse.Namespace) -> str | None:
+    """The link token: ``--token-file``, else ``--token``, else ``$PYAGENT_LINK_TOKEN``; None when none is
+    given. Raises ``ValueError`` for an unreadable or empty token file."""
+    if args.token_file:
+        try:
+            text = Path(args.token_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"cannot read the token file {args.token_file}: {exc}") from None
+        token = text.splitlines()[0].strip() if text.strip() else ""
+        if not token:
+            raise ValueError(f"the token file {args.token_file} is empty")
+        return token
+    return args.token or os.environ.get("PYAGENT_LINK_TOKEN") or None
+
+
 def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | None = None) -> int:
     """``python -m pyagent serve ...``; returns the exit code."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        args.token = resolve_token(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.listen and not args.token:
-        print("error: --listen needs --token SECRET (remote engines must authenticate)", file=sys.stderr)
+        print("error: --listen needs a token: --token-file PATH, $PYAGENT_LINK_TOKEN or --token SECRET "
+              "(remote engines must authenticate)", file=sys.stderr)
         return 2
     if not Path(args.ifc).is_file():
         print(f"error: no such IFC file: {args.ifc}", file=sys.stderr)

@@ -85,6 +85,14 @@ def variants(tiny: Path, folder: Path) -> dict[str, Path]:
                                       f"{storey_pl}=IFCLOCALPLACEMENT({wall_pl},{rel[storey_pl][1]});"))
     put("placement_self_loop", src.replace(f"{wall_pl}=IFCLOCALPLACEMENT({rel[wall_pl][0]},{rel[wall_pl][1]});",
                                            f"{wall_pl}=IFCLOCALPLACEMENT({wall_pl},{rel[wall_pl][1]});"))
+    # a placement chain 20,000 deep under the wall (valid IFC; the kernel recursed until it crashed)
+    chain, prev = [], rel[wall_pl][0]
+    for i in range(20_000):
+        chain.append(f"#{200_000 + i}=IFCLOCALPLACEMENT({prev},{rel[wall_pl][1]});")
+        prev = f"#{200_000 + i}"
+    put("deep_placement", src.replace(f"{wall_pl}=IFCLOCALPLACEMENT({rel[wall_pl][0]},{rel[wall_pl][1]});",
+                                      f"{wall_pl}=IFCLOCALPLACEMENT({prev},{rel[wall_pl][1]});")
+        .replace("ENDSEC;\nEND-ISO", "\n".join(chain) + "\nENDSEC;\nEND-ISO", 1))
     # a boolean whose operand is itself, used as a wall's body
     solid, _ = _entity(src, "IFCEXTRUDEDAREASOLID")
     put("boolean_loop", src.replace("ENDSEC;\nEND-ISO", "#99998=IFCBOOLEANRESULT(.DIFFERENCE.,#99998," + solid

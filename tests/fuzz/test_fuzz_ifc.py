@@ -20,6 +20,7 @@ REFUSED = {
     "truncated": "truncated", "no_end": "truncated", "wrong_schema": "schema", "other_step_schema": "schema",
     "garbage": "cannot be read", "empty": "empty", "json": "not an IFC file", "no_project": "IfcProject",
     "placement_loop": "loop", "placement_self_loop": "loop", "boolean_loop": "loop", "huge": "limit",
+    "deep_placement": "nested more than",  # issue 14.6: a 20,000-deep chain crashed the geometry kernel
 }
 LOADED = {
     "deep_nesting": "", "huge_coordinates": "could not be tessellated",
