@@ -38,17 +38,24 @@ class JobLinkServer(LinkServer):
         self._wake_address = address
         self._poller.register(self._wake_rx, zmq.POLLIN)
         self.jobs_run = 0
+        self._closed = False
 
     def submit(self, job: Callable[[], T]) -> concurrent.futures.Future[T]:
         """Queue ``job`` for the link's thread (any thread may call this)."""
         fut: concurrent.futures.Future[T] = concurrent.futures.Future()
+        if self._closed:
+            fut.set_exception(RuntimeError("the agent is shutting down"))
+            return fut
         try:
             self._jobs.put_nowait((job, fut))
         except queue.Full:
             fut.set_exception(RuntimeError("the agent is busy: too many requests are waiting"))
             return fut
         # A PUSH socket per call: ZeroMQ sockets must not be shared between threads.
-        tx = self._ctx.socket(zmq.PUSH)
+        try:
+            tx = self._ctx.socket(zmq.PUSH)
+        except zmq.ZMQError:
+            return fut  # closing: close() fails what is still queued
         try:
             tx.setsockopt(zmq.LINGER, 1000)
             tx.connect(self._wake_address)
@@ -92,6 +99,9 @@ class JobLinkServer(LinkServer):
         return ran
 
     def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
         self._poller.unregister(self._wake_rx)
         self._wake_rx.close(linger=0)
         while True:

@@ -77,6 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # stdout is the protocol on stdio: every log line goes to stderr.
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    for name in ("httpx2", "mcp"):  # one line per HTTP request otherwise
+        logging.getLogger(name).setLevel(logging.DEBUG if args.verbose else logging.WARNING)
     if args.attach:
         from pyagent.mcp.relay import relay_stdio
 
