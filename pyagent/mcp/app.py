@@ -15,7 +15,7 @@ import logging
 import sys
 import threading
 import time
-from typing import Any, BinaryIO
+from typing import Any
 
 import anyio
 import mcp_types as types
@@ -26,13 +26,13 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 
 from pyagent.mcp.gateway import Gateway, Outcome
+from pyagent.mcp.lines import BoundedLines
 from pyagent.mcp.tools import tool_specs
 
 log = logging.getLogger("pyagent.mcp")
 
 SERVER_NAME = "bimvoice"
 MAX_HTTP_BODY = 256 << 10
-MAX_STDIO_LINE = 256 << 10
 RESOURCES = {
     "bimvoice://building/summary": ("building-summary", "The building: storeys (lowest first), their rooms with "
                                     "areas, element counts by IFC class."),
@@ -115,26 +115,6 @@ def build_server(gateway: Gateway) -> Server[Any]:
 
 
 # ---------------------------------------------------------------------------------------------- stdio
-
-class BoundedLines:
-    """A binary stream read as UTF-8 lines of at most ``limit`` bytes; a longer line is skipped whole
-    (read and dropped in pieces, never held) and replaced by an empty JSON-RPC-invalid line."""
-
-    def __init__(self, stream: BinaryIO, limit: int = MAX_STDIO_LINE) -> None:
-        self.stream = stream
-        self.limit = limit
-        self.skipped = 0
-
-    def readline(self) -> str:
-        line = self.stream.readline(self.limit + 1)
-        if len(line) <= self.limit or line.endswith(b"\n"):
-            return line.decode("utf-8", errors="replace")
-        while line and not line.endswith(b"\n"):
-            line = self.stream.readline(self.limit)
-        self.skipped += 1
-        log.warning("skipped an MCP message over %d bytes", self.limit)
-        return '{"error": "message too large"}\n'
-
 
 def run_stdio(gateway: Gateway) -> None:
     server = build_server(gateway)

@@ -14,7 +14,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.stdio import stdio_server
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from pyagent.mcp.app import BoundedLines
+from pyagent.mcp.lines import BoundedLines
 
 log = logging.getLogger("pyagent.mcp")
 

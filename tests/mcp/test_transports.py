@@ -98,3 +98,15 @@ def test_stdio_server_process() -> None:
 
     n, state = asyncio.run(main())
     assert n == 5 and set(state["state"]["hidden"]) == DOORS
+
+
+def test_stdio_lines_are_bounded() -> None:
+    import io
+
+    from pyagent.mcp.lines import BoundedLines
+
+    raw = b'{"a": 1}\n' + b"x" * 5000 + b"\n" + b'{"b": 2}\n' + b"y" * 10 + b"\n"
+    lines = BoundedLines(io.BytesIO(raw), limit=1000)
+    got = [lines.readline() for _ in range(5)]
+    assert got[0] == '{"a": 1}\n' and got[2] == '{"b": 2}\n' and got[3] == "y" * 10 + "\n" and got[4] == ""
+    assert "too large" in got[1] and lines.skipped == 1
