@@ -1,4 +1,4 @@
-"""Command line: ``python -m pyagent load|script|query|serve|models|bench|gen|demo``."""
+"""Command line: ``python -m pyagent load|script|query|serve|mcp|models|bench|gen|demo``."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     # Sub-commands owned by other modules take their own arguments.
     delegated = {"serve": ("pyagent.link.server", "serve_main"), "models": ("pyagent.models_cli", "main"),
                  "bench": ("pyagent.bench", "main"), "demo": ("pyagent.demo", "main"),
-                 "godot": ("pyagent.godot", "main")}
+                 "godot": ("pyagent.godot", "main"), "mcp": ("pyagent.mcp.cli", "main")}
     if argv and argv[0] in delegated:
         import importlib
 

@@ -144,6 +144,7 @@ class Persistence:
         self.pose_interval_s = DEFAULT_POSE_INTERVAL_S
         self.author = _author()
         self.transcript: str | None = None
+        self.origin: str | None = None  # who asked, when not the reviewer (e.g. "mcp"): journaled as "src"
         self.last_save: SaveReport | None = None
         self.last_bcf: Path | None = None
         self._pending_pose = False
@@ -478,6 +479,8 @@ class Persistence:
         if dialogue != self._view_dialogue:
             rec["dialogue"] = dialogue
         rec["input"] = _trim(payload)
+        if self.origin:
+            rec["src"] = self.origin
         try:
             self.journal.append(rec, sync=True)
         except (OSError, ValueError) as exc:
@@ -596,7 +599,8 @@ class Persistence:
         """``executor.noter``: a BCF topic from the user's pose, the elements and the transcript."""
         pose = state.pose
         topic = make_topic(text, list(ids), [float(v) for v in pose.position], float(pose.yaw), float(pose.pitch),
-                           sorted(state.hidden | state.deleted), dict(state.colors), self.transcript, self.author,
+                           sorted(state.hidden | state.deleted), dict(state.colors), self.transcript,
+                           f"{self.author} (via {self.origin})" if self.origin else self.author,
                            self.topics.next_index())
         try:
             self.topics.add(topic)

@@ -636,6 +636,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-journal", action="store_true", help="do not journal (edits are lost if the agent dies)")
     p.add_argument("--fresh", action="store_true", help="start anew instead of restoring the journaled session")
     p.add_argument("--save-dir", metavar="DIR", help="where 'save' writes IFC revisions (default: next to the file)")
+    p.add_argument("--mcp-http", metavar="[HOST:]PORT",
+                   help="also serve this session over MCP (streamable HTTP, http://HOST:PORT/mcp; see pyagent/mcp)")
+    p.add_argument("--mcp-token", metavar="SECRET", default=os.environ.get("PYAGENT_MCP_TOKEN"),
+                   help="bearer token MCP clients must send (required beyond loopback; default $PYAGENT_MCP_TOKEN)")
     p.add_argument("-v", "--verbose", action="store_true")
     return p
 
@@ -689,18 +693,35 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
         speech, speech_problem = _default_speech()
     if speech is not None and hasattr(speech, "set_building"):
         speech.set_building(session.building)  # bias recognition towards this building's words
+    server_cls = LinkServer
+    if args.mcp_http:  # MCP requests run on the link's thread, between engine messages
+        from pyagent.mcp.attach import JobLinkServer as server_cls
     try:
-        server = LinkServer(session, endpoint, token=args.token, allow_remote=bool(args.listen),
+        server = server_cls(session, endpoint, token=args.token, allow_remote=bool(args.listen),
                             speech=speech, speech_problem=speech_problem)
     except (ValueError, zmq.ZMQError) as exc:
         print(f"error: cannot listen on {endpoint}: {exc}", file=sys.stderr)
         return 2
+    mcp_endpoint = None
+    if args.mcp_http:
+        from pyagent.mcp.cli import attach_http
+
+        try:
+            mcp_endpoint = attach_http(server, session, args.mcp_http, args.mcp_token)
+        except (ValueError, OSError) as exc:
+            server.close()
+            print(f"error: --mcp-http: {exc}", file=sys.stderr)
+            return 2
     with server:
         log.info("serving %s (%s, %d bytes of glb) on %s after %.1f s%s", args.ifc, server.model.name,
                  server.model.size, server.endpoint, time.monotonic() - started,
                  "" if speech else f"; speech recognition is not configured ({speech_problem})")
         print(f"listening on {server.endpoint}", flush=True)
-        server.run()
+        try:
+            server.run()
+        finally:
+            if mcp_endpoint is not None:
+                mcp_endpoint.stop()
     close = getattr(session, "close", None)
     if callable(close):
         close()
