@@ -122,8 +122,8 @@ class _Owner:
         """ifcopenshell.api stamps what it creates with this user while inside the block."""
         settings = ifcopenshell.api.owner.settings
         old_user, old_app = settings.get_user, settings.get_application
-        settings.get_user = lambda _f: self.user
-        settings.get_application = lambda _f: self.app
+        settings.get_user = lambda _f: self.user  # type: ignore[assignment]  # ours never returns None
+        settings.get_application = lambda _f: self.app  # type: ignore[assignment]
         try:
             yield
         finally:

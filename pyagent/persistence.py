@@ -128,8 +128,8 @@ class RestoreReport:
                 f"{' from a checkpoint' if self.checkpoint else ''}, revision {self.revision}, {self.topics} note(s)")
         for p in self.set_aside:
             text += f"; kept the old journal as {p.name}"
-        for p in self.problems:
-            text += f"; {p}"
+        for problem in self.problems:
+            text += f"; {problem}"
         return text
 
 
@@ -591,6 +591,7 @@ class Persistence:
             n = 1
             while (path := folder / f"{safe_stem(src)}.notes{n}.bcfzip").exists():
                 n += 1
+        assert path is not None
         return write_bcfzip(self.topics.topics, path, project_name=b.project_name or src.stem,
                             project_id=project_id_for(b.file_hash), ifc_filename=src.name,
                             ifc_project=_ifc_project_guid(src))

@@ -117,7 +117,7 @@ def _encode(out: dict[str, Any]) -> bytes:
 def run_script(session: Session, lines: IO[bytes] | Iterable[bytes | str], out: IO[bytes]) -> int:
     """Answer every line of ``lines`` (a byte stream, or an iterable of lines) on ``out`` (bytes)."""
     count = 0
-    source = _lines(lines) if hasattr(lines, "readline") else iter(lines)
+    source = _lines(lines) if isinstance(lines, IO) or hasattr(lines, "readline") else iter(lines)  # type: ignore[arg-type]
     for raw in source:
         result = answer(session, raw)
         if result is None:

@@ -64,7 +64,8 @@ class ResultLike(Protocol):
 class SessionLike(Protocol):
     """The part of ``pyagent.session.Session`` the link uses."""
 
-    glb_path: Path | None
+    @property
+    def glb_path(self) -> Path | None: ...
 
     def set_pose(self, pose: Any) -> Any: ...
 
@@ -325,7 +326,7 @@ class LinkServer:
 
     def run(self, install_signals: bool = True) -> None:
         """Serve until ``stop()`` (or SIGINT/SIGTERM when run in the main thread)."""
-        previous: dict[int, Any] = {}
+        previous: dict[signal.Signals, Any] = {}
         if install_signals and threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 previous[sig] = signal.signal(sig, self._on_signal)

@@ -120,8 +120,8 @@ def run_stdio(gateway: Gateway) -> None:
     server = build_server(gateway)
 
     async def main() -> None:
-        stdin = anyio.wrap_file(BoundedLines(sys.stdin.buffer))
-        async with stdio_server(stdin=stdin) as (read, write):  # type: ignore[arg-type]
+        stdin = anyio.wrap_file(BoundedLines(sys.stdin.buffer))  # type: ignore[arg-type]  # a bounded text file
+        async with stdio_server(stdin=stdin) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     anyio.run(main)

@@ -29,7 +29,7 @@ def _listed(gateway: Any) -> list[Any]:
 def test_every_schema_op_is_a_tool_with_a_valid_input_schema(gateway: Any) -> None:
     tools = {t.name: t for t in _listed(gateway)}
     ops = [alt["$ref"].split("/")[-1].removeprefix("step_") for alt in load_schema()["$defs"]["step"]["oneOf"]]
-    assert len(ops) == 27 and ops == step_ops()
+    assert len(ops) >= 37 and ops == step_ops()  # every op of the schema, review ops included
     assert set(tools) == set(ops) | EXTRA
     for name, tool in tools.items():
         schema = tool.input_schema
