@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-HOUSE = REPO / "ifc" / "AC20-FZK-Haus.ifc"
+from mcp_support import HOUSE
 
 
 @pytest.fixture()

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+HOUSE = REPO / "ifc" / "AC20-FZK-Haus.ifc"
 
 DOORS = {"1Oms875aH3Wg$9l65H2ZGw", "0pGAjlJMP3ifYPATVF5xAR", "2qiPPF3FrF8OIqfrKiSUqm", "2jTRqchjf7oB0yhQ6462T0",
          "1M$gxUrX1Fiwe3P64ww7U5"}

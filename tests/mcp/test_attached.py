@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HOUSE, REPO
 from mcp import Client, StdioServerParameters
-from mcp_support import DOORS, Engine, data, free_port, start_serve_with_mcp, stop
+from mcp_support import DOORS, HOUSE, REPO, Engine, data, free_port, start_serve_with_mcp, stop
 
 from pyagent.link.protocol import PROTOCOL_VERSION
 

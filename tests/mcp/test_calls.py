@@ -135,7 +135,7 @@ def test_resources(gateway: Any) -> None:
 
 
 def test_changes_are_journaled_with_source_mcp(tmp_path: Path) -> None:
-    from conftest import HOUSE
+    from mcp_support import HOUSE
 
     from pyagent.mcp.gateway import Gateway
     from pyagent.session import Session

@@ -10,11 +10,10 @@ from typing import Any
 
 import httpx2
 import pytest
-from conftest import HOUSE, REPO
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp_support import DOORS, data
+from mcp_support import DOORS, HOUSE, REPO, data
 
 from pyagent.mcp.app import HttpMcp, http_app
 
