@@ -28,6 +28,7 @@ SOURCE = "mcp"
 MAX_ARGUMENT_BYTES = 64 << 10  # a program is at most 8 steps; 64 KiB of JSON is far beyond any real one
 MAX_DEPTH = 24
 CALL_TIMEOUT_S = 30.0
+MAX_WAITING_JOBS = 256  # requests queued for the session at once; more are refused, not held
 
 T = TypeVar("T")
 
@@ -41,11 +42,18 @@ class Runner(Protocol):
 class WorkerRunner:
     """A session with no link: one worker thread runs every job, in order."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_waiting: int = MAX_WAITING_JOBS) -> None:
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-session")
+        self._slots = threading.BoundedSemaphore(max_waiting)
 
     def submit(self, job: Callable[[], T]) -> concurrent.futures.Future[T]:
-        return self._pool.submit(job)
+        if not self._slots.acquire(blocking=False):
+            busy: concurrent.futures.Future[T] = concurrent.futures.Future()
+            busy.set_exception(RuntimeError("the agent is busy: too many requests are waiting"))
+            return busy
+        fut = self._pool.submit(job)
+        fut.add_done_callback(lambda _f: self._slots.release())
+        return fut
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -163,3 +163,25 @@ def test_changes_are_journaled_with_source_mcp(tmp_path: Path) -> None:
         assert set(again.state()["hidden"]) == DOORS
     finally:
         again.close()
+
+
+def test_waiting_requests_are_bounded() -> None:
+    import threading
+
+    import pytest
+
+    from pyagent.mcp.gateway import WorkerRunner
+
+    runner = WorkerRunner(max_waiting=2)
+    gate = threading.Event()
+    try:
+        first, second = runner.submit(gate.wait), runner.submit(lambda: "second")
+        third = runner.submit(lambda: "third")
+        with pytest.raises(RuntimeError, match="busy"):
+            third.result(timeout=1)
+        gate.set()
+        assert first.result(timeout=5) is True and second.result(timeout=5) == "second"
+        assert runner.submit(lambda: "again").result(timeout=5) == "again"  # the slots came back
+    finally:
+        gate.set()
+        runner.close()
