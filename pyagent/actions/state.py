@@ -41,7 +41,8 @@ class SceneState:
         # Every request copies the state (the executor's scratch copy): plain containers, copied directly.
         return SceneState(set(self.hidden), {k: list(v) for k, v in self.colors.items()}, json_copy(self.transforms),
                           set(self.deleted), json_copy(self.props), copy.deepcopy(self.pose, memo),
-                          list(self.selected))
+                          list(self.selected), json_copy(self.sections), json_copy(self.viewpoints),
+                          json_copy(self.sun), json_copy(self.view_scale))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -52,10 +53,10 @@ class SceneState:
             "props": json_copy(self.props),
             "pose": self.pose.to_json(),
             "selected": list(self.selected),
-            "sections": copy.deepcopy(self.sections),
-            "viewpoints": {k: copy.deepcopy(v) for k, v in sorted(self.viewpoints.items())},
-            "sun": copy.deepcopy(self.sun),
-            "view_scale": copy.deepcopy(self.view_scale),
+            "sections": json_copy(self.sections),
+            "viewpoints": {k: json_copy(v) for k, v in sorted(self.viewpoints.items())},
+            "sun": json_copy(self.sun),
+            "view_scale": json_copy(self.view_scale),
         }
 
     def edits(self) -> dict[str, Any]:
@@ -72,10 +73,10 @@ class SceneState:
         self.props = json_copy(data["props"])
         self.selected = list(data["selected"])
         # Review keys came later: snapshots and journals written before them lack them.
-        self.sections = copy.deepcopy(data.get("sections", []))
-        self.viewpoints = copy.deepcopy(data.get("viewpoints", {}))
-        self.sun = copy.deepcopy(data.get("sun"))
-        self.view_scale = copy.deepcopy(data.get("view_scale"))
+        self.sections = json_copy(data.get("sections", []))
+        self.viewpoints = json_copy(data.get("viewpoints", {}))
+        self.sun = json_copy(data.get("sun"))
+        self.view_scale = json_copy(data.get("view_scale"))
 
 
 @dataclass
