@@ -96,7 +96,7 @@ def answer(session: Session, raw: bytes | str | None) -> dict[str, Any] | None:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             return _error(f"the line is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})")
-    line = raw.strip()
+    line = raw.strip(" \t\r\n")  # JSON's whitespace only: a control character is input, not blank
     if not line:
         return None
     try:
