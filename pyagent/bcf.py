@@ -77,6 +77,8 @@ class Topic:
     selected: list[str] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)
     colors: dict[str, list[float]] = field(default_factory=dict)
+    #: The section when the note was taken: clipping planes {"location", "direction"} (IFC frame).
+    sections: list[dict[str, list[float]]] = field(default_factory=list)
     index: int = 0
     topic_type: str = "Issue"
     status: str = "Open"
@@ -99,6 +101,8 @@ class Topic:
                 transcript=None if data.get("transcript") is None else str(data["transcript"])[:MAX_TEXT],
                 selected=[str(g) for g in data.get("selected", [])], hidden=[str(g) for g in data.get("hidden", [])],
                 colors={str(k): [float(c) for c in v] for k, v in data.get("colors", {}).items()},
+                sections=[{"location": [float(c) for c in p["location"]],
+                           "direction": [float(c) for c in p["direction"]]} for p in data.get("sections", [])],
                 index=int(data.get("index", 0)), topic_type=str(data.get("topic_type", "Issue"))[:80],
                 status=str(data.get("status", "Open"))[:80])
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -112,6 +116,7 @@ class Topic:
         if not all(len(c) == 4 for c in topic.colors.values()):
             raise ValueError("colours must be [r, g, b, a]")
         numbers = camera.position + camera.direction + camera.up + [camera.fov]
+        numbers += [c for p in topic.sections for c in p["location"] + p["direction"]]
         if not all(math.isfinite(v) for v in numbers) or len(camera.position) != 3:
             raise ValueError("bad camera")
         return topic
@@ -119,7 +124,8 @@ class Topic:
 
 def make_topic(text: str, ids: list[str], position: list[float], yaw: float, pitch: float,
                hidden: list[str], colors: dict[str, list[float]], transcript: str | None, author: str,
-               index: int) -> Topic:
+               index: int, sections: list[dict[str, list[float]]] | None = None,
+               topic_type: str = "Issue") -> Topic:
     title = " ".join(text.split())[:120] or "Review note"
     description = text.strip()[:MAX_TEXT]
     if transcript and transcript.strip() and transcript.strip() != text.strip():
@@ -128,7 +134,9 @@ def make_topic(text: str, ids: list[str], position: list[float], yaw: float, pit
                  created=now_iso(), camera=Camera.from_pose(position, yaw, pitch),
                  viewpoint_guid=str(uuid.uuid4()), comment_guid=str(uuid.uuid4()), transcript=transcript,
                  selected=[g for g in ids if IFC_GUID_RE.match(g)], hidden=[g for g in hidden if IFC_GUID_RE.match(g)],
-                 colors={g: list(c) for g, c in colors.items() if IFC_GUID_RE.match(g)}, index=index)
+                 colors={g: list(c) for g, c in colors.items() if IFC_GUID_RE.match(g)},
+                 sections=[{"location": list(p["location"]), "direction": list(p["direction"])}
+                           for p in sections or []], index=index, topic_type=topic_type)
 
 
 # ---- the topic store (survives crashes) ------------------------------------------------------
@@ -262,6 +270,12 @@ def viewpoint_xml(topic: Topic) -> bytes:
     _xyz(cam, "CameraDirection", topic.camera.direction)
     _xyz(cam, "CameraUpVector", topic.camera.up)
     _sub(cam, "FieldOfView", repr(float(topic.camera.fov)))
+    if topic.sections:
+        planes = _sub(root, "ClippingPlanes")
+        for p in topic.sections:  # BCF's convention is ours: Direction points at what is cut away
+            plane = _sub(planes, "ClippingPlane")
+            _xyz(plane, "Location", p["location"])
+            _xyz(plane, "Direction", p["direction"])
     return _xml(root)
 
 
@@ -413,4 +427,6 @@ def _read_viewpoint(root: ET.Element) -> dict[str, Any]:
         "camera": None if cam is None else {
             "position": _vec(cam.find("CameraViewPoint")), "direction": _vec(cam.find("CameraDirection")),
             "up": _vec(cam.find("CameraUpVector")), "fov": float(cam.findtext("FieldOfView") or "nan")},
+        "clipping_planes": [{"location": _vec(p.find("Location")), "direction": _vec(p.find("Direction"))}
+                            for p in root.findall("ClippingPlanes/ClippingPlane")],
     }

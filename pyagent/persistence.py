@@ -28,7 +28,7 @@ from pyagent.actions.executor import StepError
 from pyagent.actions.schema import def_validator, schema_errors
 from pyagent.actions.state import SceneState, Snapshot
 from pyagent.background_save import BackgroundSave
-from pyagent.bcf import BcfError, TopicStore, make_topic, project_id_for, write_bcfzip
+from pyagent.bcf import BcfError, Topic, TopicStore, make_topic, project_id_for, write_bcfzip
 from pyagent.ifcsave import SaveError, SaveReport, next_revision_path, safe_stem, save_revision, writable_folder
 from pyagent.journal import (
     JOURNAL_VERSION,
@@ -592,9 +592,20 @@ class Persistence:
             while (path := folder / f"{safe_stem(src)}.notes{n}.bcfzip").exists():
                 n += 1
         assert path is not None
-        return write_bcfzip(self.topics.topics, path, project_name=b.project_name or src.stem,
+        return write_bcfzip([*self.topics.topics, *self.view_topics()], path, project_name=b.project_name or src.stem,
                             project_id=project_id_for(b.file_hash), ifc_filename=src.name,
                             ifc_project=_ifc_project_guid(src))
+
+    def view_topics(self) -> list[Topic]:
+        """The remembered views as BCF topics (type "Viewpoint"), each with its camera and section."""
+        out = []
+        first = self.topics.next_index()
+        for i, (name, view) in enumerate(sorted(self.session.scene.viewpoints.items())):
+            pose = view["pose"]
+            out.append(make_topic(f"View: {name}", [], [float(v) for v in pose["position"]], float(pose["yaw"]),
+                                  float(pose["pitch"]), [], {}, None, self.author, first + i,
+                                  sections=view["sections"], topic_type="Viewpoint"))
+        return out
 
     def note(self, text: str, ids: list[str], state: SceneState) -> str:
         """``executor.noter``: a BCF topic from the user's pose, the elements and the transcript."""
@@ -602,7 +613,7 @@ class Persistence:
         topic = make_topic(text, list(ids), [float(v) for v in pose.position], float(pose.yaw), float(pose.pitch),
                            sorted(state.hidden | state.deleted), dict(state.colors), self.transcript,
                            f"{self.author} (via {self.origin})" if self.origin else self.author,
-                           self.topics.next_index())
+                           self.topics.next_index(), sections=state.sections)
         try:
             self.topics.add(topic)
         except OSError as exc:
