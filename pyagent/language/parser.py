@@ -51,7 +51,8 @@ VERBS_AFTER_AND = (
     "delete", "remove", "add", "put", "place", "take", "go", "bring", "tell", "how", "what", "which", "count",
     "list", "select", "highlight", "look", "face", "undo", "redo", "save", "isolate", "where", "is", "are",
     "then", "give", "set", "teleport", "walk", "reset", "get", "mark", "note", "change", "open", "drop",
-    "rotate", "flip", "raise", "lower", "lift", "slide", "insert", "describe", "measure", "find", "display")
+    "rotate", "flip", "raise", "lower", "lift", "slide", "insert", "describe", "measure", "find", "display",
+    "cut", "clip", "slice", "crop", "remember", "store", "bookmark", "switch", "shrink")
 MODIFIER_STOP = {
     "the", "a", "an", "my", "this", "that", "these", "those", "all", "every", "each", "any", "some", "other", "same",
     "nearest", "closest", "furthest", "farthest", "biggest", "largest", "smallest", "tallest", "highest", "lowest",
@@ -148,8 +149,9 @@ class ClauseError(Exception):
     """A clause was recognised but cannot become a program; the message says why, for the user."""
 
 
-#: A recogniser tried on each normalised clause before the built-in handlers: steps, or None.
-ClauseHook = Callable[[str, "ParseContext"], "list[Step] | None"]
+#: A recogniser tried on each normalised clause before the built-in handlers (with the steps of the
+#: utterance's earlier clauses): steps, or None.
+ClauseHook = Callable[[str, "ParseContext", "list[Step]"], "list[Step] | None"]
 
 
 class Parser:
@@ -198,7 +200,7 @@ class Parser:
         if not c:
             return [], True
         for hook in self.hooks:
-            hooked = hook(c, ctx)
+            hooked = hook(c, ctx, so_far)
             if hooked is not None:
                 return hooked, True
         shared = self._shared_verb(c)

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 TEMPLATES = Path(__file__).with_name("data") / "review_intents.yaml"
 #: A bare number in a length means metres up to this, centimetres above ("move the cut up 50").
 BARE_METRES_UP_TO = 10.0
+#: The usual height of a floor plan's cut above the floor ("a plan of the ground floor").
+PLAN_CUT_M = 1.2
 PARTS_OF_DAY = {"sunrise": "sunrise", "dawn": "sunrise", "morning": "morning", "noon": "noon", "midday": "noon",
                 "afternoon": "afternoon", "evening": "evening", "sunset": "sunset", "dusk": "sunset"}
 
@@ -105,7 +107,10 @@ def parse_length(text: str) -> float | None:
     """Metres in a spoken length: "1.2 metres", "fifty centimetres", "4 feet", "1,5 m"; None if none."""
     from text_to_num import alpha2digit
 
-    t = alpha2digit(text.strip().lower(), "en").replace(",", ".")
+    t = re.sub(r"(\d),(\d)", r"\1.\2", alpha2digit(text.strip().lower(), "en")).replace(",", " ")
+    t = re.sub(r"\b(like|about|around|roughly|approximately|maybe|say|some|just|only|exactly)\b", " ", t)
+    t = re.sub(r"\ba (meter|metre|foot|centimeter|centimetre)\b", r"1 \1", t)
+    t = re.sub(r"\b(\d+) (meters?|metres?|m) (\d{1,2})\b", lambda m: f"{m.group(1)}.{int(m.group(3)):02d} m", t)
     t = re.sub(r"\b([a-z]+) (?=point \d)", lambda m: _word_number(m.group(1)), t)
     t = re.sub(r"\b(\d+) point (\d+)\b", r"\1.\2", t)
     t = re.sub(r"\b(a|one) half\b", "0.5", t)
@@ -192,22 +197,34 @@ class ReviewIntents:
     def __init__(self, parser: Parser) -> None:
         self.parser = parser
 
-    def clause(self, text: str, ctx: ParseContext) -> list[dict[str, Any]] | None:
+    def clause(self, text: str, ctx: ParseContext, so_far: list[dict[str, Any]] | None = None
+               ) -> list[dict[str, Any]] | None:
         """The parser's clause hook: the steps of a review request, None when the clause is not one;
-        raises the parser's ``ClauseError`` when it is one whose slots say nothing usable."""
+        raises the parser's ``ClauseError`` when it is one whose slots say nothing usable. ``so_far``: the
+        steps of the utterance's earlier clauses ("a plan of the ground floor, cut it at 1.1 m")."""
+        steps = self._clause(text, ctx)
+        if steps and so_far:
+            storey = next((s["storey"] for s in reversed(so_far) if s.get("op") == "section" and s.get("storey")),
+                          None)
+            for step in steps:
+                if storey and step["op"] == "section" and step["mode"] == "plane" and "storey" not in step:
+                    step["storey"] = storey  # "it" is the storey just talked about
+        return steps
+
+    def _clause(self, text: str, ctx: ParseContext) -> list[dict[str, Any]] | None:
         from pyagent.language.parser import ClauseError
 
+        if not _clean(text):
+            return []  # only words around a request ("in this sun study, ..."): nothing to do
         parsed = self.parse(text, ctx)
-        if parsed is None and "," in text:
+        if (parsed is None or parsed.program is None) and "," in text:
             # "switch the sun off, back to normal lighting": parts that each ask for the same thing.
-            parts = [self.parse(p, ctx) for p in text.split(",") if p.strip()]
-            if parts and all(p is not None for p in parts):
+            parts = [self.parse(p, ctx) for p in text.split(",") if _clean(p)]
+            programs = [p.program for p in parts if p is not None and p.program is not None]
+            if programs and len(programs) == len(parts):
                 steps_of: list[dict[str, Any]] = []
-                for part in parts:
-                    assert part is not None
-                    if part.program is None:
-                        raise ClauseError(part.reason)
-                    for step in part.program["steps"]:
+                for program in programs:
+                    for step in program["steps"]:
                         if not steps_of or steps_of[-1] != step:
                             steps_of.append(step)
                 return steps_of
@@ -240,8 +257,8 @@ class ReviewIntents:
         if intent == "SectionPlane":
             return {"op": "section", "mode": "plane", "height": self._length(slots["length"])}
         if intent == "SectionPlaneOnStorey":
-            return {"op": "section", "mode": "plane", "height": self._length(slots["length"]),
-                    "storey": self._storey(slots["storey"], ctx)}
+            height = self._length(slots["length"]) if slots.get("length") else PLAN_CUT_M
+            return {"op": "section", "mode": "plane", "height": height, "storey": self._storey(slots["storey"], ctx)}
         if intent == "SectionBox":
             return {"op": "section", "mode": "box", "target": self._target(slots["target"], ctx)}
         if intent == "MoveSection":
@@ -295,6 +312,9 @@ class ReviewIntents:
         return round(value, 4)
 
     def _storey(self, text: str, ctx: ParseContext) -> str:
+        # "floor one" / "level one": the number as digits, so it names a storey, not one floor slab.
+        text = re.sub(r"\b(floor|level|storey) ([a-z]+)\b",
+                      lambda m: f"{m.group(1)} {_word_number(m.group(2)).strip()}", text)
         sel = self._target(text, ctx)
         if set(sel) != {"storey"}:
             raise ValueError(f"\"{text}\" is not a floor of this building")
