@@ -17,7 +17,9 @@ restarted, and a fresh engine's ``welcome`` state is compared with the reference
 
 Reports: commands handled, errors returned, changes lost (must be 0), memory growth of the agent process
 (VmRSS after warm-up vs. at the end), and ms per command with the journal vs. without (ratio; the baseline
-process gets the same lines interleaved with the journaled one).
+process gets the same lines interleaved with the journaled one). Last, the same lines in one process over
+three sessions (no journal; journal without fsync; journal with fsync) separate the journal's own
+computation from the disk's fsync latency.
 Exit status 1 if any change was lost.
 """
 
@@ -193,6 +195,38 @@ def script_phase(ifc: Path, lines: list[str], kills: int, seed: int, work: Path)
     return rep
 
 
+@dataclass
+class JournalCost:
+    """The journal's cost per command in one process, the same lines interleaved over three sessions."""
+
+    base_ms: float
+    cpu_ms: float  # journaled, without fsync: what the journal costs in computation
+    synced_ms: float  # journaled, with fsync before each acknowledgement (the product)
+
+    def line(self) -> str:
+        return (f"journal cost in process: {self.base_ms:.2f} ms/command without a journal, {self.cpu_ms:.2f} "
+                f"journaled without fsync ({self.cpu_ms / self.base_ms:.2f}x), {self.synced_ms:.2f} with fsync "
+                f"({self.synced_ms / self.base_ms:.2f}x; the difference is the disk's fsync latency)")
+
+
+def journal_cost(ifc: Path, lines: list[str], work: Path) -> JournalCost:
+    sessions = [Session.open(ifc), Session.open(ifc, journal_dir=work / "cost-cpu", pose_interval_s=0.0),
+                Session.open(ifc, journal_dir=work / "cost-sync", pose_interval_s=0.0)]
+    journal = sessions[1].persistence.journal
+    assert journal is not None
+    journal.sync = False
+    spent = [0.0, 0.0, 0.0]
+    for line in lines:
+        for i, session in enumerate(sessions):
+            t = time.perf_counter()
+            handle_line(session, line)
+            spent[i] += time.perf_counter() - t
+    for session in sessions:
+        session.close()
+    base, cpu, synced = (1000 * x / len(lines) for x in spent)
+    return JournalCost(base, cpu, synced)
+
+
 SERVE = """
 import sys
 from pyagent.link.server import LinkServer
@@ -328,12 +362,15 @@ def main(argv: list[str] | None = None) -> int:
         reports = [script_phase(ifc, lines, args.kills, args.seed, work)]
         if args.link_messages:
             reports.append(link_phase(ifc, args.link_messages, args.seed, work))
+        cost = journal_cost(ifc, lines, work)
     for rep in reports:
         print(rep.line())
         for m in rep.mismatches:
             print(f"  {m}")
+    print(cost.line())
     if args.json:
-        Path(args.json).write_text(json.dumps([{**asdict(r), "growth_mb": r.growth_mb} for r in reports], indent=2))
+        Path(args.json).write_text(json.dumps({"phases": [{**asdict(r), "growth_mb": r.growth_mb} for r in reports],
+                                               "journal_cost": asdict(cost)}, indent=2))
     return 1 if any(r.changes_lost or r.mismatches for r in reports) else 0
 
 
