@@ -201,10 +201,19 @@ def _xml(root: ET.Element) -> bytes:
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
+#: Characters XML 1.0 cannot hold at all (C0 controls but tab, CR, LF; surrogates; U+FFFE/U+FFFF).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` with the characters XML 1.0 cannot hold replaced by U+FFFD (a note says what was said)."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
-    el = ET.SubElement(parent, tag, attrs)
+    el = ET.SubElement(parent, tag, {k: xml_text(v) for k, v in attrs.items()})
     if text is not None:
-        el.text = text
+        el.text = xml_text(text)
     return el
 
 
@@ -249,13 +258,15 @@ def viewpoint_xml(topic: Topic) -> bytes:
     root = ET.Element("VisualizationInfo", Guid=topic.viewpoint_guid)
     comps = _sub(root, "Components")
     _sub(comps, "ViewSetupHints", SpacesVisible="false", SpaceBoundariesVisible="false", OpeningsVisible="false")
-    sel = _sub(comps, "Selection")
-    for g in topic.selected:
-        _sub(sel, "Component", IfcGuid=g)
+    if topic.selected:  # like Exceptions, a Selection holds at least one Component
+        sel = _sub(comps, "Selection")
+        for g in topic.selected:
+            _sub(sel, "Component", IfcGuid=g)
     vis = _sub(comps, "Visibility", DefaultVisibility="true")
-    exc = _sub(vis, "Exceptions")
-    for g in topic.hidden:
-        _sub(exc, "Component", IfcGuid=g)
+    if topic.hidden:  # BCF 2.1: an Exceptions element holds at least one Component
+        exc = _sub(vis, "Exceptions")
+        for g in topic.hidden:
+            _sub(exc, "Component", IfcGuid=g)
     if topic.colors:
         coloring = _sub(comps, "Coloring")
         by_colour: dict[str, list[str]] = {}

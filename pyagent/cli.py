@@ -96,6 +96,30 @@ def cmd_gen(args: argparse.Namespace) -> int:
     return int(gen_engine([]) or 0)
 
 
+def cmd_notes(args: argparse.Namespace) -> int:
+    """Export the review notes (and remembered views) of a building's journaled session as BCF 2.1."""
+    from pyagent.journal import JournalError
+    from pyagent.session import Session
+
+    try:
+        session = Session.open(args.ifc, journal_dir=args.journal or True)
+    except JournalError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        topics = len(session.persistence.topics.topics)
+        views = len(session.scene.viewpoints)
+        try:
+            path = session.persistence.export_bcf(Path(args.out) if args.out else None)
+        except OSError as exc:
+            print(f"error: the notes could not be written: {exc}", file=sys.stderr)
+            return 2
+    finally:
+        session.close()
+    print(f"{path}: {topics} note(s) and {views} remembered view(s) as BCF 2.1")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in PROTOCOL_COMMANDS:
@@ -137,6 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pose", help='JSON pose, e.g. {"position": [1, 2, 1.6], "yaw": 90}')
     p.add_argument("program")
     p.set_defaults(func=cmd_query)
+    p = sub.add_parser("notes", help="export the review notes of a building's session as a BCF 2.1 archive")
+    p.add_argument("--ifc", required=True)
+    p.add_argument("--journal", default=None, metavar="DIR", help="the session's journal folder (default: the "
+                   "building's folder under .cache/sessions/, as serve uses)")
+    p.add_argument("--out", default=None, help="the .bcfzip to write (default: next to the revisions)")
+    p.set_defaults(func=cmd_notes)
     p = sub.add_parser("gen", help="regenerate the prop assets and engine constants from the schema")
     p.set_defaults(func=cmd_gen)
     for name in delegated:

@@ -160,6 +160,7 @@ class Persistence:
         self._save_job: BackgroundSave | None = None
         session.executor.saver = self.save
         session.executor.noter = self.note
+        session.executor.exporter = self.export_bcf
 
     # ---- the journal ----------------------------------------------------------------------
     def open_journal(self, folder: Path, fresh: bool = False) -> RestoreReport:

@@ -9,6 +9,7 @@ import math
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import ifcopenshell.guid
@@ -64,6 +65,7 @@ class Executor:
         self.last_ids: list[str] = []
         self.saver: Callable[[SceneState], str] | None = None
         self.noter: Callable[[str, list[str], SceneState], str] | None = None
+        self.exporter: Callable[[], Path] | None = None  # writes the notes as .bcfzip, returns its path
 
     # ---- public ---------------------------------------------------------------------------
     def run(self, program: Any) -> ExecResult:

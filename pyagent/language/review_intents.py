@@ -272,6 +272,8 @@ class ReviewIntents:
             if not name:
                 raise ValueError("which name should the view have?")
             return {"op": "save_view" if intent == "SaveView" else "go_to_view", "name": name[:60]}
+        if intent == "ExportNotes":
+            return {"op": "export_notes"}
         if intent == "ListViews":
             return {"op": "list_views"}
         if intent == "SunSet":

@@ -86,6 +86,7 @@ func test_desktop() -> void:
 		"ids": [ids["door"]], "hidden": true, "deleted": false, "color": null, "transform": null
 	}], "props_added": [], "props_removed": []}
 	check(rt.applier.apply_delta(hide).ok, "hide the door")
+	rt.applier.drain()  # on a loaded machine the frame budget can leave part of the change for later
 	rig.handle_input(click)
 	check_eq(Array(rt.applier.selected_ids()), [ids["wall2"]], "click goes through the hidden door")
 	check(rt.applier.apply_delta({"elements": [{

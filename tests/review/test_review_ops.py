@@ -247,7 +247,7 @@ INTENT_OPS = {
     "GoToView": "go_to_view", "ListViews": "list_views", "SunSet": "sun", "SunOff": "sun",
     "SunPosition": "sun_position", "SunRiseWhere": "sun_position", "SunSetWhere": "sun_position",
     "ModelTable": "model_view", "ModelFull": "model_view", "MeasureCeiling": "measure_here",
-    "MeasureWidth": "measure_here", "MeasureLength": "measure_here",
+    "MeasureWidth": "measure_here", "MeasureLength": "measure_here", "ExportNotes": "export_notes",
 }
 
 

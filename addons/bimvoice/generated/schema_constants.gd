@@ -49,6 +49,7 @@ const OPS: Array[String] = [
 	"sun_position",
 	"model_view",
 	"measure_here",
+	"export_notes",
 ]
 ## Names of the built-in props (`addons/bimvoice/props/<asset>.glb`).
 const PROP_ASSETS: Array[String] = [
