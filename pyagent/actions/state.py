@@ -19,6 +19,17 @@ def json_copy(value: Any) -> Any:
     return value
 
 
+def _copy_entries(entries: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A copy of transforms (GlobalId -> {translation: vec3, rotation_deg: vec3}): the schema makes every
+    entry a flat object of numbers and number lists, so one comprehension per entry does."""
+    return {g: {k: v[:] if type(v) is list else json_copy(v) for k, v in e.items()} for g, e in entries.items()}
+
+
+def _copy_props(props: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of the props ({id, asset, position: vec3, yaw}: flat, as for transforms)."""
+    return [{k: v[:] if type(v) is list else json_copy(v) for k, v in p.items()} for p in props]
+
+
 @dataclass
 class SceneState:
     hidden: set[str] = field(default_factory=set)
@@ -39,18 +50,18 @@ class SceneState:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SceneState:
         # Every request copies the state (the executor's scratch copy): plain containers, copied directly.
-        return SceneState(set(self.hidden), {k: list(v) for k, v in self.colors.items()}, json_copy(self.transforms),
-                          set(self.deleted), json_copy(self.props), copy.deepcopy(self.pose, memo),
-                          list(self.selected), json_copy(self.sections), json_copy(self.viewpoints),
-                          json_copy(self.sun), json_copy(self.view_scale))
+        return SceneState(set(self.hidden), {k: list(v) for k, v in self.colors.items()},
+                          _copy_entries(self.transforms), set(self.deleted), _copy_props(self.props),
+                          copy.deepcopy(self.pose, memo), list(self.selected), json_copy(self.sections),
+                          json_copy(self.viewpoints), json_copy(self.sun), json_copy(self.view_scale))
 
     def to_json(self) -> dict[str, Any]:
         return {
             "hidden": sorted(self.hidden),
             "colors": {k: [float(c) for c in v] for k, v in sorted(self.colors.items())},
-            "transforms": {k: json_copy(v) for k, v in sorted(self.transforms.items())},
+            "transforms": _copy_entries(dict(sorted(self.transforms.items()))),
             "deleted": sorted(self.deleted),
-            "props": json_copy(self.props),
+            "props": _copy_props(self.props),
             "pose": self.pose.to_json(),
             "selected": list(self.selected),
             "sections": json_copy(self.sections),
@@ -68,9 +79,9 @@ class SceneState:
     def restore_edits(self, data: dict[str, Any]) -> None:
         self.hidden = set(data["hidden"])
         self.colors = {k: list(v) for k, v in data["colors"].items()}
-        self.transforms = json_copy(data["transforms"])
+        self.transforms = _copy_entries(data["transforms"])
         self.deleted = set(data["deleted"])
-        self.props = json_copy(data["props"])
+        self.props = _copy_props(data["props"])
         self.selected = list(data["selected"])
         # Review keys came later: snapshots and journals written before them lack them.
         self.sections = json_copy(data.get("sections", []))
