@@ -15,6 +15,7 @@ import argparse
 import datetime as dt
 import re
 import sys
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -196,6 +197,17 @@ class ReviewIntents:
 
     def __init__(self, parser: Parser) -> None:
         self.parser = parser
+        # pint's unit registry (about half a second) and the site's time zone (about a tenth) are made
+        # before the first length or sun study is heard, not while the user waits.
+        threading.Thread(target=self._warm, name="review-warm", daemon=True).start()
+
+    def _warm(self) -> None:
+        _units()
+        site = getattr(self.parser.building, "site", None)
+        if site is not None:
+            from pyagent.review.sun import timezone_at
+
+            timezone_at(site.latitude, site.longitude)
 
     def clause(self, text: str, ctx: ParseContext, so_far: list[dict[str, Any]] | None = None
                ) -> list[dict[str, Any]] | None:
