@@ -55,6 +55,32 @@ func test_desktop() -> void:
 	rig.step(0.4)
 	rig.handle_input(key_event(KEY_E, false))
 	check_near(rig.head_transform().origin.y, 2.6, 1e-4, "E rises")
+	# A tap (pressed and released before the next frame) still moves a step.
+	var before_tap: Vector3 = rig.head_transform().origin
+	rig.handle_input(key_event(KEY_E, true))
+	rig.handle_input(key_event(KEY_E, false))
+	rig.step(0.5)
+	check_near(
+		rig.head_transform().origin.y - before_tap.y, rig.speed * rig.tap_seconds, 1e-4,
+		"a tap within one frame moves"
+	)
+	# Typing: a printable key that is not a control starts the command line with it; Escape
+	# leaves it; Enter focuses it too.
+	var typed: InputEventKey = key_event(KEY_H, true)
+	typed.unicode = "h".unicode_at(0)
+	check(rig.handle_input(typed), "h starts typing")
+	check(rig.hud.is_typing(), "the command line has the keyboard")
+	check_eq(rig.hud.command_line.text, "h", "the first key is typed, not lost")
+	check(not rig.handle_input(key_event(KEY_W, true)), "W types while typing")
+	rig.hud.stop_typing()
+	rig.hud.command_line.clear()
+	check(not rig.hud.is_typing(), "stop_typing gives the keyboard back")
+	var enter: InputEventKey = key_event(KEY_ENTER, true)
+	enter.keycode = KEY_ENTER
+	check(rig.handle_input(enter), "Enter focuses the command line")
+	check(rig.hud.is_typing(), "Enter gives the command line the keyboard")
+	rig.hud.stop_typing()
+	rig.handle_input(key_event(KEY_W, false))
 	# Mouse-look: only while the right button is held.
 	var motion: InputEventMouseMotion = InputEventMouseMotion.new()
 	motion.relative = Vector2(40.0, -20.0)
@@ -80,7 +106,8 @@ func test_desktop() -> void:
 	check_eq(Array(rt.applier.selected_ids()), [ids["door"]], "click selects the door (offline)")
 	var door_mesh: MeshInstance3D = rt.building.get_element(ids["door"]).meshes[0]
 	check(door_mesh.material_overlay != null, "selected door is highlighted")
-	check(rt.hud.note.contains(ids["door"]), "HUD names the selection: " + rt.hud.note)
+	check_eq(rt.hud.selection, rt.describe_element(ids["door"]), "HUD names the selection")
+	check(rig.hud.shown_text().contains("Selected: "), "desktop HUD shows the selection")
 	# Hidden elements are not picked: hide the door, click again -> the wall behind it.
 	var hide: Dictionary = {"elements": [{
 		"ids": [ids["door"]], "hidden": true, "deleted": false, "color": null, "transform": null
@@ -91,6 +118,8 @@ func test_desktop() -> void:
 	check(rt.applier.apply_delta({"elements": [{
 		"ids": [ids["door"]], "hidden": false, "deleted": false, "color": null, "transform": null
 	}], "props_added": [], "props_removed": [], "selected": []}).ok, "show the door")
+	check_eq(rt.hud.selection, "", "cleared selection leaves the HUD")
+	check(not rig.hud.shown_text().contains("Selected"), "no stale selection line")
 	# Typed command and push-to-talk without an agent: the HUD says so.
 	rig.hud.command_line.text = "hide the door"
 	rig.hud.command_line.text_submitted.emit(rig.hud.command_line.text)

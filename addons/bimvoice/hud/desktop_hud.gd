@@ -1,7 +1,8 @@
 class_name DesktopHud
 extends CanvasLayer
-## Desktop overlay: the [HudText] in a panel at the top left and a command line at the bottom
-## (Enter sends the typed command).
+## Desktop overlay: the [HudText] in a panel at the top left and a command line at the bottom.
+## The command line takes the keyboard on Enter or on a printable key that is not a movement
+## key (see [method start_typing]); Enter sends the typed command, Escape leaves the line.
 
 ## The user typed a command and pressed Enter.
 signal command_entered(text: String)
@@ -27,7 +28,9 @@ func _init() -> void:
 	panel.add_child(_label)
 	command_line = LineEdit.new()
 	command_line.name = "Command"
-	command_line.placeholder_text = "Type a command (Enter) - hold V to talk - right drag to look"
+	command_line.placeholder_text = (
+		"Press Enter and type a command - hold V to talk - WASD/QE move - right drag to look"
+	)
 	command_line.anchor_left = 0.0
 	command_line.anchor_right = 1.0
 	command_line.anchor_top = 1.0
@@ -37,6 +40,7 @@ func _init() -> void:
 	command_line.offset_top = -44
 	command_line.offset_bottom = -12
 	command_line.text_submitted.connect(_on_submitted)
+	command_line.gui_input.connect(_on_command_input)
 	add_child(command_line)
 
 
@@ -53,6 +57,25 @@ func shown_text() -> String:
 ## Whether the command line has the keyboard (then movement keys type instead).
 func is_typing() -> bool:
 	return command_line.has_focus()
+
+
+## Gives the command line the keyboard, with [param first] typed into it (may be "").
+func start_typing(first: String = "") -> void:
+	command_line.grab_focus()
+	if not first.is_empty():
+		command_line.insert_text_at_caret(first)
+
+
+## Takes the keyboard from the command line (what was typed stays).
+func stop_typing() -> void:
+	command_line.release_focus()
+
+
+func _on_command_input(event: InputEvent) -> void:
+	var key: InputEventKey = event as InputEventKey
+	if key != null and key.pressed and key.keycode == KEY_ESCAPE:
+		stop_typing()
+		command_line.accept_event()
 
 
 func _on_submitted(text: String) -> void:
