@@ -8,6 +8,9 @@ extends BimRig
 ## Movement is per rendered frame with the frame's real duration, so it keeps its speed at any
 ## frame rate; a key pressed and released within one frame still moves the user a step.
 
+## Keys that move the user or talk (everything else printable starts typing).
+const CONTROL_KEYS: Array[Key] = [KEY_W, KEY_A, KEY_S, KEY_D, KEY_Q, KEY_E, KEY_V, KEY_SHIFT]
+
 ## Walking speed (m/s).
 @export var speed: float = 2.5
 ## Degrees of turn per pixel of mouse drag.
@@ -17,8 +20,6 @@ extends BimRig
 ## Longest frame time that moves the user (a longer hitch does not throw the user across a room).
 @export var max_step_seconds: float = 1.0
 
-## Keys that move the user or talk (everything else printable starts typing).
-const CONTROL_KEYS: Array[Key] = [KEY_W, KEY_A, KEY_S, KEY_D, KEY_Q, KEY_E, KEY_V, KEY_SHIFT]
 
 ## The desktop overlay (status, transcript, answer, command line).
 var hud: DesktopHud
@@ -118,24 +119,21 @@ func _handle_key(key: InputEventKey) -> bool:
 	if hud.is_typing():
 		return false
 	var code: Key = key.physical_keycode if key.physical_keycode != KEY_NONE else key.keycode
-	if code in CONTROL_KEYS and not (key.ctrl_pressed or key.alt_pressed or key.meta_pressed):
-		if key.echo:
-			return true
-		if key.pressed and not _held.get(code, false):
-			_tapped[code] = true
-		_held[code] = key.pressed
-		if code == KEY_V:
-			_set_talking(key.pressed)
+	var modified: bool = key.ctrl_pressed or key.alt_pressed or key.meta_pressed
+	if code in CONTROL_KEYS and not modified:
+		if not key.echo:
+			if key.pressed and not _held.get(code, false):
+				_tapped[code] = true
+			_held[code] = key.pressed
+			if code == KEY_V:
+				_set_talking(key.pressed)
 		return true
-	if not key.pressed or key.echo:
-		return false
-	if key.keycode in [KEY_ENTER, KEY_KP_ENTER]:
-		hud.start_typing()
-		return true
-	if key.unicode >= 32 and not (key.ctrl_pressed or key.alt_pressed or key.meta_pressed):
-		hud.start_typing(String.chr(key.unicode))
-		return true
-	return false
+	var starts_typing: bool = key.pressed and not key.echo and (
+		key.keycode in [KEY_ENTER, KEY_KP_ENTER] or (key.unicode >= 32 and not modified)
+	)
+	if starts_typing:
+		hud.start_typing("" if key.unicode < 32 else String.chr(key.unicode))
+	return starts_typing
 
 
 func _process(delta: float) -> void:
