@@ -9,6 +9,7 @@ signal command_entered(text: String)
 
 ## The command line.
 var command_line: LineEdit
+var _panel: PanelContainer
 var _label: Label
 var _text: HudText = null
 
@@ -21,6 +22,7 @@ func _init() -> void:
 	panel.custom_minimum_size = Vector2(460, 0)
 	panel.modulate = Color(1, 1, 1, 0.9)
 	add_child(panel)
+	_panel = panel
 	_label = Label.new()
 	_label.name = "Text"
 	_label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
@@ -52,6 +54,11 @@ func bind(text: HudText) -> void:
 ## What the panel shows now.
 func shown_text() -> String:
 	return _label.text
+
+
+## The HUD panel's rectangle in the window (pixels).
+func panel_rect() -> Rect2:
+	return _panel.get_global_rect()
 
 
 ## Whether the command line has the keyboard (then movement keys type instead).

@@ -10,6 +10,9 @@ extends BimRig
 
 ## Keys that move the user or talk (everything else printable starts typing).
 const CONTROL_KEYS: Array[Key] = [KEY_W, KEY_A, KEY_S, KEY_D, KEY_Q, KEY_E, KEY_V, KEY_SHIFT]
+## Control keys tapped less than this apart, followed as quickly by another printable key, were
+## typed: "what", "show", "add " go into the command line whole and the steps are taken back.
+const TYPING_GAP_MS: int = 400
 
 ## Walking speed (m/s).
 @export var speed: float = 2.5
@@ -29,6 +32,9 @@ var _yaw: float = 90.0
 var _pitch: float = 0.0
 var _held: Dictionary = {}
 var _tapped: Dictionary = {}
+var _prefix: String = ""
+var _prefix_from: Vector3 = Vector3.ZERO
+var _prefix_ms: int = 0
 var _looking: bool = false
 
 
@@ -38,6 +44,7 @@ func _init() -> void:
 	_camera.near = 0.05
 	_camera.far = 500.0
 	_camera.fov = 70.0
+	_camera.cull_mask &= ~BimAvatar.AVATAR_LAYER_MASK  # the avatar is for spectators only
 	add_child(_camera)
 	hud = DesktopHud.new()
 	hud.name = "Hud"
@@ -122,18 +129,48 @@ func _handle_key(key: InputEventKey) -> bool:
 	var modified: bool = key.ctrl_pressed or key.alt_pressed or key.meta_pressed
 	if code in CONTROL_KEYS and not modified:
 		if not key.echo:
-			if key.pressed and not _held.get(code, false):
-				_tapped[code] = true
-			_held[code] = key.pressed
-			if code == KEY_V:
-				_set_talking(key.pressed)
+			_control_key(code, key.pressed, key.unicode)
 		return true
 	var starts_typing: bool = key.pressed and not key.echo and (
 		key.keycode in [KEY_ENTER, KEY_KP_ENTER] or (key.unicode >= 32 and not modified)
 	)
 	if starts_typing:
-		hud.start_typing("" if key.unicode < 32 else String.chr(key.unicode))
+		var typed: String = _take_prefix()
+		hud.start_typing(typed + ("" if key.unicode < 32 else String.chr(key.unicode)))
 	return starts_typing
+
+
+# A movement or talk key pressed or released; its character is kept as a possible start of a
+# typed command (see TYPING_GAP_MS).
+func _control_key(code: Key, pressed: bool, unicode: int) -> void:
+	var now: int = Time.get_ticks_msec()
+	var recent: bool = not _prefix.is_empty() and now - _prefix_ms <= TYPING_GAP_MS
+	if not pressed and now - _prefix_ms > TYPING_GAP_MS:
+		_prefix = ""  # held for a while: walking, not typing
+	if pressed and unicode >= 32:
+		if not recent:
+			_prefix = ""
+			_prefix_from = global_position
+		_prefix += String.chr(unicode)
+		_prefix_ms = now
+	if pressed and not _held.get(code, false):
+		_tapped[code] = true
+	_held[code] = pressed
+	if code == KEY_V and not (pressed and recent):
+		_set_talking(pressed)
+
+
+# The control keys just typed (and the user put back where they were before them), or "".
+func _take_prefix() -> String:
+	var typed: String = ""
+	if not _prefix.is_empty() and Time.get_ticks_msec() - _prefix_ms <= TYPING_GAP_MS:
+		typed = _prefix
+		global_position = _prefix_from
+		_held.clear()
+		_tapped.clear()
+		_set_talking(false)
+	_prefix = ""
+	return typed
 
 
 func _process(delta: float) -> void:
