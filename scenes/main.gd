@@ -89,6 +89,7 @@ func open_spectator() -> void:
 	spectator = (load("res://scenes/spectator.tscn") as PackedScene).instantiate() as SpectatorView
 	spectator.rig = rig
 	window.add_child(spectator)
+	window.window_input.connect(_on_spectator_input)
 	add_child(window)
 	spectator_window = window
 	quality.add_viewport(window)
@@ -105,6 +106,13 @@ static func spectator_rect(main: Rect2i, screen: Rect2i) -> Rect2i:
 	var inset: int = maxi(main.size.x / 3, 320)
 	var size: Vector2i = Vector2i(inset, inset * 9 / 16)
 	return Rect2i(Vector2i(main.end.x - size.x - 12, main.position.y + 12), size)
+
+
+# Keys that reach the spectator window (a window manager may still give it the keyboard, or the
+# pointer is over it) belong to the user's view.
+func _on_spectator_input(event: InputEvent) -> void:
+	if event is InputEventKey:
+		get_viewport().push_input(event)
 
 
 func _input(event: InputEvent) -> void:

@@ -17,7 +17,7 @@ import numpy as np
 from pyagent.actions.schema import schema_errors
 from pyagent.actions.selectors import Context, Resolver, SelectionError, noun_for, resolve_room
 from pyagent.actions.state import History, SceneState, Snapshot
-from pyagent.language.wording import Glossary, plain_material
+from pyagent.language.wording import Glossary, change_words, plain_material
 from pyagent.model import OUTSIDE, Building, Pose
 from pyagent.props import PROPS
 from pyagent.scenegraph import SceneGraph
@@ -151,7 +151,8 @@ class Executor:
             labels.append(snap.label)
             done += 1
         word = "Undid" if verb == "undo" else "Redid"
-        return ExecResult(True, f"{word} {done} change{'s' if done > 1 else ''} ({'; '.join(labels)}).",
+        said = "; ".join(change_words(label) for label in labels)
+        return ExecResult(True, f"{word} {done} change{'s' if done > 1 else ''} ({said}).",
                           None, None, True)
 
     # ---- steps ----------------------------------------------------------------------------

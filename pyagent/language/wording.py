@@ -1,7 +1,7 @@
 """Answers as plain sentences for a reviewer: names said as the building has them, with their
 everyday meaning when known ("Küche (kitchen)"), and no catalogue numbers in material names
 ("Leichtbeton 102890359" -> "Leichtbeton (lightweight concrete)"). The meanings are data
-(``name_meanings.json``)."""
+(``wording.json``), as are the names of changes in undo/redo answers."""
 
 from __future__ import annotations
 
@@ -13,16 +13,31 @@ from pathlib import Path
 
 from pyagent.model import Building
 
-MEANINGS_FILE = Path(__file__).with_name("name_meanings.json")
+WORDING_FILE = Path(__file__).with_name("wording.json")
 # A trailing catalogue or database number on a material name ("Leichtbeton 102890359").
 _CATALOGUE_NUMBER = re.compile(r"[\s_-]+\d{5,}$")
 _WORD_SPLIT = re.compile(r"[\s/+&,_-]+")
 
 
 @lru_cache(maxsize=1)
+def _wording() -> dict[str, dict[str, str]]:
+    return dict(json.loads(WORDING_FILE.read_text(encoding="utf-8")))
+
+
 def meanings() -> dict[str, str]:
     """Lower-case word -> everyday English meaning."""
-    return dict(json.loads(MEANINGS_FILE.read_text(encoding="utf-8"))["words"])
+    return _wording()["words"]
+
+
+def change_words(label: str) -> str:
+    """An undo/redo label ("color, select") in words ("painting and the selection")."""
+    table = _wording()["changes"]
+    words: list[str] = []
+    for op in (part.strip() for part in label.split(",")):
+        word = table.get(op, op.replace("_", " "))
+        if word not in words:
+            words.append(word)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def plain_material(name: str) -> str:

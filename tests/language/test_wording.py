@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pyagent.language.wording import Glossary, glossed, meaning_of, plain_material
+from pyagent.language.wording import Glossary, change_words, glossed, meaning_of, plain_material
 from pyagent.session import Session
 
 HAUS = Path(__file__).resolve().parents[2] / "ifc" / "AC20-FZK-Haus.ifc"
@@ -20,6 +20,11 @@ def test_names_and_materials() -> None:
     assert plain_material("Leichtbeton 102890359") == "Leichtbeton"
     assert glossed("Leichtbeton 102890359", material=True) == "Leichtbeton (lightweight concrete)"
     assert glossed("Room 10201") == "Room 10201"  # room numbers stay
+
+
+def test_change_words() -> None:
+    assert change_words("color") == "painting"
+    assert change_words("color, select, hide") == "painting, the selection and hiding"
 
 
 def test_first_mention_is_glossed_once() -> None:
@@ -44,3 +49,6 @@ def test_answers_on_the_house() -> None:
     assert not any(ch.isdigit() for ch in r.answer.split("made of", 1)[1]), r.answer  # no catalogue numbers
     r = s.do({"steps": [{"op": "hide", "target": {"ids": ["no-such-id"]}}]})
     assert not r.ok and not r.answer.startswith("step "), r.answer  # the step detail is the error's
+    s.say("paint the doors blue")
+    r = s.say("undo")
+    assert r.ok and r.answer == "Undid 1 change (painting).", r.answer

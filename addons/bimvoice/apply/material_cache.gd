@@ -9,7 +9,7 @@ const STEPS: float = 255.0
 ## Colour of the selection outline and tint.
 const HIGHLIGHT: Color = Color(1.0, 0.55, 0.0)
 ## Opacity of the selection tint over the element's own colour.
-const HIGHLIGHT_TINT: float = 0.15
+const HIGHLIGHT_TINT: float = 0.06
 
 var _by_key: Dictionary = {}
 var _highlight: StandardMaterial3D = null

@@ -14,6 +14,7 @@ extends Node
 ## The mode comes from the command line (`--quality auto|high|medium|low|lowest|fixed`) or the
 ## project setting `bimvoice/render/quality` (default `auto`); `fixed` is the old behaviour
 ## (the project's MSAA, shadows on, full resolution, never changed), kept for comparison.
+## `--fps-log` prints the frame rate of every measuring window (for benchmarks).
 
 ## The quality level changed (see [method describe]).
 signal level_changed(level: int, reason: String)
@@ -56,6 +57,8 @@ var viewports: Array[Viewport] = []
 var fps: float = 0.0
 ## Whether measurements may lower the level now (see [method start_measuring]).
 var measuring: bool = false
+## Print the frame rate of every measuring window.
+var log_fps: bool = false
 
 var _frames: int = 0
 var _skip_windows: int = 0
@@ -73,6 +76,7 @@ func _ready() -> void:
 	var runtime: BimVoiceRuntime = get_node_or_null(^"/root/BimVoice") as BimVoiceRuntime
 	if runtime != null and runtime.options.has("quality"):
 		wanted = str(runtime.options["quality"])
+	log_fps = runtime != null and runtime.options.has("fps-log")
 	set_mode(wanted)
 
 
@@ -147,6 +151,8 @@ func _process(_delta: float) -> void:
 	fps = _frames / seconds
 	_frames = 0
 	_window_start_usec = now
+	if log_fps:
+		print("BimVoice: fps %.2f at %s" % [fps, NAMES[level]])
 	if _skip_windows > 0:
 		_skip_windows -= 1
 		return

@@ -155,6 +155,8 @@ func say(text: String) -> int:
 	hud.set_line("changes", "")
 	if link == null or not link.is_in_sync():
 		_link_problem("answer", "not sent: the agent is not connected")
+		_link_problem("transcript", text)  # not sent: it goes with the answer once the agent is back
+		print("BimVoice: answer: ", hud.answer)
 		return -1
 	return link.say(text)
 
@@ -200,6 +202,7 @@ func begin_talk() -> void:
 	var problem: String = mic.start()
 	if not problem.is_empty():
 		hud.set_line("note", "push-to-talk: " + problem)
+		print("BimVoice: push-to-talk: ", problem)
 		return
 	_talk_id = link.audio_start(mic.sample_rate)
 	hud.set_line("note", "listening...")
@@ -359,6 +362,7 @@ func _on_result(_id: int, response: Dictionary) -> void:
 		if text.is_empty():
 			text = "That did not work."
 	hud.set_line("answer", text)
+	print("BimVoice: answer: ", text)
 	if hud.note == "listening...":
 		hud.set_line("note", "")
 	speak(text)
