@@ -1,3 +1,4 @@
+class_name BimVoiceMain
 extends Node3D
 ## The main scene: starts XR when an OpenXR runtime is present (the interface initialises),
 ## the desktop rig otherwise (or with `--desktop`). With `--spectator` (or the project setting

@@ -161,6 +161,24 @@ func test_desktop() -> void:
 	check_near(looking, (head - cam).normalized(), 1e-4, "spectator looks at the user")
 	check_near(spectator.avatar.head.global_position, head, 1e-5, "avatar head on the user's head")
 	check(spectator.avatar.head.layers == BimAvatar.AVATAR_LAYER_MASK, "avatar on its own layer")
+	check(
+		rig.camera().cull_mask & BimAvatar.AVATAR_LAYER_MASK == 0,
+		"the user's own camera does not draw the avatar"
+	)
+	# The east wall stands behind the user: the camera comes in front of it, still behind the user.
+	rig.teleport_to_pose({"position": [9.0, 4.0, 1.6], "yaw": 180.0, "pitch": 0.0})
+	spectator.follow(0.016)
+	var kept: Vector3 = Frames.godot_to_ifc(spectator.camera.global_position)
+	check(kept.x < 9.85 and kept.x > 9.0, "spectator in front of the wall behind the user: %s" % kept)
+	# The spectator window: beside the main window when the screen has room, else inside its top
+	# right corner, never over the HUD panel (top left).
+	var beside: Rect2i = BimVoiceMain.spectator_rect(Rect2i(0, 0, 1280, 720), Rect2i(0, 0, 1920, 1080))
+	check_eq(beside.position, Vector2i(1280, 0), "spectator beside the main window")
+	var inset: Rect2i = BimVoiceMain.spectator_rect(Rect2i(0, 0, 1280, 720), Rect2i(0, 0, 1280, 720))
+	check(inset.position.x >= 12 + 460 + 12, "spectator clear of the HUD panel: %s" % inset)
+	check(Rect2i(0, 0, 1280, 720).encloses(inset), "spectator inside the screen")
+	check(RenderQuality.is_software_renderer("Mesa / llvmpipe (LLVM 22.1.8, 256 bits)"), "llvmpipe")
+	check(not RenderQuality.is_software_renderer("NVIDIA / GeForce RTX 4070"), "a GPU")
 	spectator.queue_free()
 	rig.queue_free()
 	await process_frame
