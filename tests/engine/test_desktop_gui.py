@@ -162,4 +162,29 @@ def test_desktop_as_a_reviewer_uses_it(session: tuple[Agent, DesktopApp]) -> Non
     assert app.command("how many doors are there").startswith("There are"), "commands work again"
     final = app.snapshot()
     no_stale(final)
+    # Without a voice: said once in the log, never an error per answer.
+    log = app.out.tail(100000)
+    assert 'Parameter "synth" is null' not in log
+    assert log.count("no text-to-speech voice") <= 1
     assert Path(final.png).is_file() and final.spectator_png is not None
+
+
+def test_offline_mode_says_what_it_is(godot: list[str]) -> None:
+    missing = tools_missing()
+    if missing:
+        pytest.skip(missing)
+    from pyagent.loader import load
+
+    glb = load(HAUS).glb_path
+    shots = ARTIFACTS.parent / "desktop_gui_offline"
+    shutil.rmtree(shots, ignore_errors=True)
+    with display() as disp:
+        app = DesktopApp(disp, shots, ["--no-agent", "--glb", str(glb), "--quality", "low"])
+        app.start()
+        try:
+            snap = app.until(lambda s: s.lines["note"].startswith("building:"), what="the building")
+            status = snap.lines["status"]
+            assert "offline" in status and glb.name in status and "`" not in status, snap.info["hud"]
+            assert app.command("hide the roof").startswith("not sent"), "offline commands say so"
+        finally:
+            app.stop()

@@ -84,7 +84,7 @@ func offline_status() -> String:
 	var what: String = "offline viewing"
 	if building.is_loaded() or options.has("glb"):
 		what += " of " + str(options.get("glb", "the building")).get_file()
-	return "none (%s: look around and select; commands need `pyagent serve`)" % what
+	return "none - %s: look around and select; commands need the agent running" % what
 
 
 func _process(_delta: float) -> void:
