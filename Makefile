@@ -15,10 +15,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 system-deps:
-	@if ! command -v espeak-ng >/dev/null || ! command -v sox >/dev/null || ! command -v Xvfb >/dev/null; then \
+	@if ! command -v espeak-ng >/dev/null || ! command -v sox >/dev/null || ! command -v Xvfb >/dev/null \
+	    || ! command -v xdotool >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	    espeak-ng sox xvfb >/dev/null; \
-	  else echo "note: install espeak-ng, sox and xvfb for the speech and screenshot tests"; fi; fi
+	    espeak-ng sox xvfb xdotool >/dev/null; \
+	  else echo "note: install espeak-ng, sox, xvfb and xdotool for the speech, screenshot and GUI tests"; fi; fi
 
 setup: $(STAMP) system-deps
 	$(BIN)/python -m pyagent godot install

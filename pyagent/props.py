@@ -19,6 +19,10 @@ class PropSpec:
     rgba: tuple[float, float, float, float]
     # Boxes in the prop's frame (origin on the floor at its centre): (cx, cy, cz, sx, sy, sz)
     boxes: tuple[tuple[float, float, float, float, float, float], ...]
+    # A second colour (frame, legs, cushions) and the boxes drawn in it: two tones that stand out
+    # against pale floors and walls and show the prop's shape.
+    accent: tuple[float, float, float, float] | None = None
+    accent_boxes: tuple[int, ...] = ()
 
 
 def _table(w: float, d: float, h: float, top: float = 0.04, leg: float = 0.05) -> tuple:
@@ -27,29 +31,33 @@ def _table(w: float, d: float, h: float, top: float = 0.04, leg: float = 0.05) -
     return ((0.0, 0.0, h - top / 2, w, d, top),) + legs
 
 
+_DARK = (0.16, 0.13, 0.12, 1.0)  # legs, frames and arms
+
 PROPS: dict[str, PropSpec] = {
-    "sofa": PropSpec(2.0, 0.9, 0.85, (0.35, 0.42, 0.55, 1.0), (
+    "sofa": PropSpec(2.0, 0.9, 0.85, (0.80, 0.33, 0.14, 1.0), (
         (0, 0.05, 0.22, 2.0, 0.8, 0.44), (0, -0.33, 0.6, 2.0, 0.24, 0.5),
-        (-0.9, 0.05, 0.55, 0.2, 0.8, 0.26), (0.9, 0.05, 0.55, 0.2, 0.8, 0.26))),
-    "armchair": PropSpec(0.85, 0.85, 0.9, (0.55, 0.35, 0.3, 1.0), (
+        (-0.9, 0.05, 0.55, 0.2, 0.8, 0.26), (0.9, 0.05, 0.55, 0.2, 0.8, 0.26)), _DARK, (2, 3)),
+    "armchair": PropSpec(0.85, 0.85, 0.9, (0.10, 0.45, 0.55, 1.0), (
         (0, 0.05, 0.22, 0.85, 0.75, 0.44), (0, -0.32, 0.62, 0.85, 0.2, 0.56),
-        (-0.35, 0.05, 0.55, 0.15, 0.75, 0.26), (0.35, 0.05, 0.55, 0.15, 0.75, 0.26))),
-    "chair": PropSpec(0.45, 0.5, 0.9, (0.6, 0.45, 0.3, 1.0),
-                      _table(0.45, 0.5, 0.46) + ((0, -0.23, 0.68, 0.45, 0.04, 0.44),)),
-    "table": PropSpec(1.6, 0.9, 0.75, (0.65, 0.5, 0.35, 1.0), _table(1.6, 0.9, 0.75)),
-    "desk": PropSpec(1.4, 0.7, 0.75, (0.7, 0.7, 0.72, 1.0), _table(1.4, 0.7, 0.75)),
-    "bed": PropSpec(1.6, 2.1, 0.9, (0.85, 0.85, 0.8, 1.0), (
-        (0, 0, 0.25, 1.6, 2.1, 0.5), (0, -1.0, 0.55, 1.6, 0.08, 0.7), (0, -0.8, 0.56, 1.2, 0.35, 0.12))),
-    "lamp": PropSpec(0.4, 0.4, 1.7, (0.9, 0.85, 0.6, 1.0), (
-        (0, 0, 0.02, 0.35, 0.35, 0.04), (0, 0, 0.8, 0.04, 0.04, 1.5), (0, 0, 1.6, 0.4, 0.4, 0.25))),
-    "plant": PropSpec(0.5, 0.5, 1.2, (0.25, 0.55, 0.25, 1.0), (
-        (0, 0, 0.2, 0.4, 0.4, 0.4), (0, 0, 0.8, 0.5, 0.5, 0.8))),
-    "shelf": PropSpec(1.0, 0.35, 1.9, (0.55, 0.4, 0.25, 1.0), (
+        (-0.35, 0.05, 0.55, 0.15, 0.75, 0.26), (0.35, 0.05, 0.55, 0.15, 0.75, 0.26)), _DARK, (2, 3)),
+    "chair": PropSpec(0.45, 0.5, 0.9, (0.75, 0.2, 0.18, 1.0),
+                      _table(0.45, 0.5, 0.46) + ((0, -0.23, 0.68, 0.45, 0.04, 0.44),), _DARK, (1, 2, 3, 4)),
+    "table": PropSpec(1.6, 0.9, 0.75, (0.55, 0.33, 0.18, 1.0), _table(1.6, 0.9, 0.75), _DARK, (1, 2, 3, 4)),
+    "desk": PropSpec(1.4, 0.7, 0.75, (0.20, 0.36, 0.62, 1.0), _table(1.4, 0.7, 0.75), _DARK, (1, 2, 3, 4)),
+    "bed": PropSpec(1.6, 2.1, 0.9, (0.40, 0.25, 0.16, 1.0), (
+        (0, 0, 0.25, 1.6, 2.1, 0.5), (0, -1.0, 0.55, 1.6, 0.08, 0.7), (0, -0.8, 0.56, 1.2, 0.35, 0.12)),
+        (0.93, 0.92, 0.88, 1.0), (2,)),
+    "lamp": PropSpec(0.4, 0.4, 1.7, (0.98, 0.80, 0.30, 1.0), (
+        (0, 0, 0.02, 0.35, 0.35, 0.04), (0, 0, 0.8, 0.04, 0.04, 1.5), (0, 0, 1.6, 0.4, 0.4, 0.25)),
+        _DARK, (0, 1)),
+    "plant": PropSpec(0.5, 0.5, 1.2, (0.20, 0.55, 0.20, 1.0), (
+        (0, 0, 0.2, 0.4, 0.4, 0.4), (0, 0, 0.8, 0.5, 0.5, 0.8)), (0.70, 0.33, 0.18, 1.0), (0,)),
+    "shelf": PropSpec(1.0, 0.35, 1.9, (0.45, 0.28, 0.15, 1.0), (
         (-0.48, 0, 0.95, 0.04, 0.35, 1.9), (0.48, 0, 0.95, 0.04, 0.35, 1.9),
         (0, 0, 0.05, 1.0, 0.35, 0.04), (0, 0, 0.7, 1.0, 0.35, 0.03), (0, 0, 1.3, 1.0, 0.35, 0.03),
         (0, 0, 1.88, 1.0, 0.35, 0.04))),
-    "tv": PropSpec(1.2, 0.4, 1.2, (0.1, 0.1, 0.12, 1.0), (
-        (0, 0, 0.25, 1.2, 0.4, 0.5), (0, 0, 0.85, 1.1, 0.06, 0.65))),
+    "tv": PropSpec(1.2, 0.4, 1.2, (0.25, 0.25, 0.27, 1.0), (
+        (0, 0, 0.25, 1.2, 0.4, 0.5), (0, 0, 0.85, 1.1, 0.06, 0.65)), (0.04, 0.04, 0.05, 1.0), (1,)),
 }
 
 
@@ -79,7 +87,10 @@ def write_prop_assets(folder: Path | None = None) -> list[Path]:
     for name, spec in PROPS.items():
         v, f = prop_mesh(name)
         path = out / f"{name}.glb"
-        write_glb([GlbPart(name, v, f, np.zeros(len(f), np.int32))], np.array([spec.rgba], np.float32), path,
+        per_box = len(f) // len(spec.boxes)  # every box has the same 12 triangles
+        face_material = np.repeat([1 if i in spec.accent_boxes else 0 for i in range(len(spec.boxes))], per_box)
+        palette = np.array([spec.rgba, spec.accent or spec.rgba], np.float32)
+        write_glb([GlbPart(name, v, f, face_material.astype(np.int32))], palette, path,
                   root_name=f"prop_{name}", recentre=False)
         paths.append(path)
     return paths

@@ -18,6 +18,7 @@ import numpy as np
 from pyagent.actions.schema import schema_errors
 from pyagent.actions.selectors import Context, Resolver, SelectionError, noun_for, resolve_room
 from pyagent.actions.state import History, SceneState, Snapshot
+from pyagent.language.wording import Glossary, change_words, plain_material
 from pyagent.model import OUTSIDE, Building, Pose
 from pyagent.props import PROPS
 from pyagent.scenegraph import SceneGraph
@@ -66,6 +67,7 @@ class Executor:
         self.saver: Callable[[SceneState], str] | None = None
         self.noter: Callable[[str, list[str], SceneState], str] | None = None
         self.exporter: Callable[[], Path] | None = None  # writes the notes as .bcfzip, returns its path
+        self._glossary: Glossary | None = None
 
     # ---- public ---------------------------------------------------------------------------
     def run(self, program: Any) -> ExecResult:
@@ -116,8 +118,14 @@ class Executor:
         self.state.pose = scratch.pose
         if referenced:
             self.last_ids = referenced
-        return ExecResult(True, " ".join(a for a in answers if a) or "Done.", last_query_value, None,
-                          edits_changed or pose_changed, referenced)
+        answer = self.glossary().explain(" ".join(a for a in answers if a) or "Done.")
+        return ExecResult(True, answer, last_query_value, None, edits_changed or pose_changed, referenced)
+
+    def glossary(self) -> Glossary:
+        """Names of this building said with their everyday meaning in answers ("Küche (kitchen)")."""
+        if self._glossary is None:
+            self._glossary = Glossary.of(self.building)
+        return self._glossary
 
     def peek(self, selector: dict[str, Any]) -> list[str]:
         """The elements a selector means now, without touching state or dialogue memory."""
@@ -146,7 +154,8 @@ class Executor:
             labels.append(snap.label)
             done += 1
         word = "Undid" if verb == "undo" else "Redid"
-        return ExecResult(True, f"{word} {done} change{'s' if done > 1 else ''} ({'; '.join(labels)}).",
+        said = "; ".join(change_words(label) for label in labels)
+        return ExecResult(True, f"{word} {done} change{'s' if done > 1 else ''} ({said}).",
                           None, None, True)
 
     # ---- steps ----------------------------------------------------------------------------
@@ -220,7 +229,26 @@ class Executor:
         ids = self._targets(ctx, step["target"], allow_empty=True)
         n = len(ids)
         noun = noun_for(step["target"], n)
-        return n, f"There {'is' if n == 1 else 'are'} {n} {noun}.", ids
+        return n, f"There {'is' if n == 1 else 'are'} {n} {noun}{self._where_counted(ids, step['target'])}.", ids
+
+    def _where_counted(self, ids: list[str], sel: dict[str, Any]) -> str:
+        """Where counted elements are: " on Erdgeschoss", ": 7 on Erdgeschoss, 4 on Dachgeschoss",
+        or "" (nothing counted, no storeys, or the question named a room)."""
+        if not ids or sel.get("room"):
+            return ""
+        per_storey: dict[str, int] = {}
+        for g in ids:
+            el = self.building.elements.get(g)
+            st = self.building.storey(el.storey) if el is not None and el.storey else None
+            if st is not None:
+                per_storey[st.name] = per_storey.get(st.name, 0) + 1
+        if not per_storey:
+            return ""
+        if len(per_storey) == 1 and sum(per_storey.values()) == len(ids):
+            return f" on {next(iter(per_storey))}"
+        order = {st.name: st.index for st in self.building.storeys}
+        parts = [f"{k} on {name}" for name, k in sorted(per_storey.items(), key=lambda kv: order.get(kv[0], 0))]
+        return ": " + ", ".join(parts)
 
     def _op_list(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
         ids = self._targets(ctx, step["target"], allow_empty=True)
@@ -373,7 +401,7 @@ class Executor:
             if dims:
                 text += f" ({dims})"
             if el.materials:
-                text += f", made of {', '.join(el.materials[:3])}"
+                text += f", made of {', '.join(plain_material(m) for m in el.materials[:3])}"
             parts.append(text + ".")
         return " ".join(parts), " ".join(parts), ids
 

@@ -45,6 +45,10 @@ NOT_AUTHORISED = "not authorised: send hello with the agent's token first"
 SPEECH_NOT_CONFIGURED = (
     "speech recognition is not configured: run `python -m pyagent models fetch ...` and restart the agent"
 )
+#: What the user is told (the error above, with how to fix it, goes to the log and ``error``).
+SPEECH_NOT_CONFIGURED_ANSWER = (
+    "I cannot listen: speech recognition is not set up on this computer. Type the command instead."
+)
 
 
 class SpeechService(Protocol):
@@ -506,7 +510,7 @@ class LinkServer:
             while len(self._refused_audio) > 256:
                 self._refused_audio.popitem(last=False)
             reason = SPEECH_NOT_CONFIGURED + (f" ({self.speech_problem})" if self.speech_problem else "")
-            self._result(peer, key[1], _failure(reason), transcript="")
+            self._result(peer, key[1], _failure(reason, SPEECH_NOT_CONFIGURED_ANSWER), transcript="")
             return
         if key in self._utterances:
             self._error(peer, f"audio_start: utterance {key[1]} has already started", key[1])

@@ -153,6 +153,17 @@ func test_colors() -> void:
 	check(painted(el("wall")) == base_override, "wall material restored exactly")
 	check(painted(el("column")) == null, "column material restored exactly")
 	check_eq(applier.materials.size(), cached_before + 2, "two more cached colour materials")
+	# The window's glass (alpha 0.4 as loaded) painted an opaque colour stays see-through; asked
+	# for a transparency, the two multiply.
+	var window: String = ids["window"]
+	apply(delta({window: change(false, false, [1.0, 0.0, 0.0, 1.0])}))
+	var painted_glass: StandardMaterial3D = painted(el("window"))
+	check_near(painted_glass.albedo_color, Color(1, 0, 0, 0.4), 0.002, "painted glass keeps its alpha")
+	check_eq(painted_glass.transparency, BaseMaterial3D.TRANSPARENCY_ALPHA, "painted glass blends")
+	apply(delta({window: change(false, false, [1.0, 0.0, 0.0, 0.5])}))
+	check_near(override_color(el("window")).a, 0.2, 0.002, "transparency on glass multiplies")
+	apply(delta({window: change()}))
+	check(painted(el("window")) == el("window").base_surface_materials[0], "glass restored exactly")
 
 
 func test_transform() -> void:

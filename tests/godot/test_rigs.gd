@@ -55,6 +55,48 @@ func test_desktop() -> void:
 	rig.step(0.4)
 	rig.handle_input(key_event(KEY_E, false))
 	check_near(rig.head_transform().origin.y, 2.6, 1e-4, "E rises")
+	# A tap (pressed and released before the next frame) still moves a step.
+	var before_tap: Vector3 = rig.head_transform().origin
+	rig.handle_input(key_event(KEY_E, true))
+	rig.handle_input(key_event(KEY_E, false))
+	rig.step(0.5)
+	check_near(
+		rig.head_transform().origin.y - before_tap.y, rig.speed * rig.tap_seconds, 1e-4,
+		"a tap within one frame moves"
+	)
+	# Typing: a printable key that is not a control starts the command line with it; Escape
+	# leaves it; Enter focuses it too.
+	var typed: InputEventKey = key_event(KEY_H, true)
+	typed.unicode = "h".unicode_at(0)
+	check(rig.handle_input(typed), "h starts typing")
+	check(rig.hud.is_typing(), "the command line has the keyboard")
+	check_eq(rig.hud.command_line.text, "h", "the first key is typed, not lost")
+	check(not rig.handle_input(key_event(KEY_W, true)), "W types while typing")
+	rig.hud.stop_typing()
+	rig.hud.command_line.clear()
+	check(not rig.hud.is_typing(), "stop_typing gives the keyboard back")
+	# "what": W and A tapped just before H were typed, not walked.
+	var start: Vector3 = rig.head_transform().origin
+	for letter: String in ["w", "h", "a", "t"]:
+		var down: InputEventKey = key_event(OS.find_keycode_from_string(letter.to_upper()), true)
+		down.unicode = letter.unicode_at(0)
+		if rig.hud.is_typing():
+			rig.hud.command_line.insert_text_at_caret(letter)  # the line edit has the keyboard
+			continue
+		rig.handle_input(down)
+		rig.step(0.05)
+		var up: InputEventKey = key_event(down.physical_keycode, false)
+		rig.handle_input(up)
+	check_eq(rig.hud.command_line.text, "what", "a command starting with W is typed whole")
+	check_near(rig.head_transform().origin, start, 1e-4, "the W tap is taken back")
+	rig.hud.stop_typing()
+	rig.hud.command_line.clear()
+	var enter: InputEventKey = key_event(KEY_ENTER, true)
+	enter.keycode = KEY_ENTER
+	check(rig.handle_input(enter), "Enter focuses the command line")
+	check(rig.hud.is_typing(), "Enter gives the command line the keyboard")
+	rig.hud.stop_typing()
+	rig.handle_input(key_event(KEY_W, false))
 	# Mouse-look: only while the right button is held.
 	var motion: InputEventMouseMotion = InputEventMouseMotion.new()
 	motion.relative = Vector2(40.0, -20.0)
@@ -80,7 +122,8 @@ func test_desktop() -> void:
 	check_eq(Array(rt.applier.selected_ids()), [ids["door"]], "click selects the door (offline)")
 	var door_mesh: MeshInstance3D = rt.building.get_element(ids["door"]).meshes[0]
 	check(door_mesh.material_overlay != null, "selected door is highlighted")
-	check(rt.hud.note.contains(ids["door"]), "HUD names the selection: " + rt.hud.note)
+	check_eq(rt.hud.selection, rt.describe_element(ids["door"]), "HUD names the selection")
+	check(rig.hud.shown_text().contains("Selected: "), "desktop HUD shows the selection")
 	# Hidden elements are not picked: hide the door, click again -> the wall behind it.
 	var hide: Dictionary = {"elements": [{
 		"ids": [ids["door"]], "hidden": true, "deleted": false, "color": null, "transform": null
@@ -92,6 +135,8 @@ func test_desktop() -> void:
 	check(rt.applier.apply_delta({"elements": [{
 		"ids": [ids["door"]], "hidden": false, "deleted": false, "color": null, "transform": null
 	}], "props_added": [], "props_removed": [], "selected": []}).ok, "show the door")
+	check_eq(rt.hud.selection, "", "cleared selection leaves the HUD")
+	check(not rig.hud.shown_text().contains("Selected"), "no stale selection line")
 	# Typed command and push-to-talk without an agent: the HUD says so.
 	rig.hud.command_line.text = "hide the door"
 	rig.hud.command_line.text_submitted.emit(rig.hud.command_line.text)
@@ -117,6 +162,24 @@ func test_desktop() -> void:
 	check_near(looking, (head - cam).normalized(), 1e-4, "spectator looks at the user")
 	check_near(spectator.avatar.head.global_position, head, 1e-5, "avatar head on the user's head")
 	check(spectator.avatar.head.layers == BimAvatar.AVATAR_LAYER_MASK, "avatar on its own layer")
+	check(
+		rig.camera().cull_mask & BimAvatar.AVATAR_LAYER_MASK == 0,
+		"the user's own camera does not draw the avatar"
+	)
+	# The east wall stands behind the user: the camera comes in front of it, still behind the user.
+	rig.teleport_to_pose({"position": [9.0, 4.0, 1.6], "yaw": 180.0, "pitch": 0.0})
+	spectator.follow(0.016)
+	var kept: Vector3 = Frames.godot_to_ifc(spectator.camera.global_position)
+	check(kept.x < 9.85 and kept.x > 9.0, "spectator in front of the wall behind the user: %s" % kept)
+	# The spectator window: beside the main window when the screen has room, else inside its top
+	# right corner, never over the HUD panel (top left).
+	var beside: Rect2i = BimVoiceMain.spectator_rect(Rect2i(0, 0, 1280, 720), Rect2i(0, 0, 1920, 1080))
+	check_eq(beside.position, Vector2i(1280, 0), "spectator beside the main window")
+	var inset: Rect2i = BimVoiceMain.spectator_rect(Rect2i(0, 0, 1280, 720), Rect2i(0, 0, 1280, 720))
+	check(inset.position.x >= 12 + 460 + 12, "spectator clear of the HUD panel: %s" % inset)
+	check(Rect2i(0, 0, 1280, 720).encloses(inset), "spectator inside the screen")
+	check(RenderQuality.is_software_renderer("Mesa / llvmpipe (LLVM 22.1.8, 256 bits)"), "llvmpipe")
+	check(not RenderQuality.is_software_renderer("NVIDIA / GeForce RTX 4070"), "a GPU")
 	spectator.queue_free()
 	rig.queue_free()
 	await process_frame

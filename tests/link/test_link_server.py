@@ -347,6 +347,7 @@ def test_audio_without_speech_is_refused_once(client: LinkClient, server: LinkSe
     r = exchange(client, server, {"type": "audio_start", "id": 5, "sample_rate": 16000})
     assert len(r) == 1 and r[0]["type"] == "result" and r[0]["id"] == 5 and r[0]["ok"] is False
     assert r[0]["error"].startswith(SPEECH_NOT_CONFIGURED)
+    assert "python -m" not in r[0]["answer"], r[0]["answer"]  # the user gets a sentence, the log the command
     assert "python -m pyagent models fetch" in r[0]["error"]
     assert exchange(client, server, {"type": "audio", "id": 5}, b"\x00\x00" * 1600) == []
     assert exchange(client, server, {"type": "audio_end", "id": 5}) == []

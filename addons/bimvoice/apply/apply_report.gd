@@ -46,6 +46,15 @@ static func refused(message: String) -> ApplyReport:
 	return report
 
 
+## Whether the building or its props changed (not only the selection or the view).
+func has_edits() -> bool:
+	return (
+		hidden + shown + deleted + restored + colored + uncolored + moved + props_added
+		+ props_removed > 0
+		or review_changed
+	)
+
+
 ## A short human summary for the HUD, e.g. "2 hidden, 1 painted".
 func summary() -> String:
 	if not ok:

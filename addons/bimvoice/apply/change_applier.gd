@@ -68,6 +68,8 @@ var _surface_start: PackedInt32Array = PackedInt32Array()
 var _surface_mesh: Array[MeshInstance3D] = []
 var _surface_index: PackedInt32Array = PackedInt32Array()
 var _surface_base: Array[Material] = []
+# Opacity of each surface as loaded (1 for opaque): a colour keeps it (glass stays see-through).
+var _surface_alpha: PackedFloat32Array = PackedFloat32Array()
 var _bound_ids: PackedStringArray = PackedStringArray()
 # GlobalId -> element group, for ids the loaded building does not have (kept for a reload).
 var _unknown: Dictionary = {}
@@ -320,6 +322,7 @@ func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
 	var surface_mesh: Array[MeshInstance3D] = _surface_mesh
 	var surface_index: PackedInt32Array = _surface_index
 	var surface_base: Array[Material] = _surface_base
+	var surface_alpha: PackedFloat32Array = _surface_alpha
 	var n: int = b.groups.size()
 	var g: int = b.apply_group
 	var i: int = b.applied
@@ -361,7 +364,11 @@ func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
 						unpainted += 1
 					else:
 						for s: int in range(surface_start[k], surface_start[k + 1]):
-							surface_mesh[s].set_surface_override_material(surface_index[s], material)
+							surface_mesh[s].set_surface_override_material(
+								surface_index[s],
+								material if surface_alpha[s] >= 1.0
+								else materials.with_opacity(material, surface_alpha[s])
+							)
 						painted += 1
 					material_now[k] = material
 				var now: Variant = motion_now[k]
@@ -617,6 +624,16 @@ func _apply_now(groups: Array) -> ApplyReport:
 	return b.report
 
 
+# Opacity of a surface as loaded: its material's albedo alpha when it blends, else 1.
+static func _opacity(mesh: MeshInstance3D, surface: int) -> float:
+	var material: BaseMaterial3D = mesh.get_surface_override_material(surface) as BaseMaterial3D
+	if material == null and mesh.mesh != null and surface < mesh.mesh.get_surface_count():
+		material = mesh.mesh.surface_get_material(surface) as BaseMaterial3D
+	if material == null or material.transparency == BaseMaterial3D.TRANSPARENCY_DISABLED:
+		return 1.0
+	return material.albedo_color.a
+
+
 # The override material of a colour (null: none). The cache hands out one material per colour.
 func _material_of(color: Variant) -> Material:
 	if color == null:
@@ -661,6 +678,7 @@ func _bind() -> void:
 	_surface_mesh.clear()
 	_surface_index = PackedInt32Array()
 	_surface_base.clear()
+	_surface_alpha = PackedFloat32Array()
 	_bound_lock.lock()
 	_bound_index = building.index
 	_generation += 1
@@ -669,6 +687,8 @@ func _bind() -> void:
 		_surface_mesh.append_array(e.surface_meshes)
 		_surface_index.append_array(e.surface_index)
 		_surface_base.append_array(e.base_surface_materials)
+		for i: int in e.surface_meshes.size():
+			_surface_alpha.append(_opacity(e.surface_meshes[i], e.surface_index[i]))
 		_surface_start.append(_surface_mesh.size())
 		_nodes.append(e.node)
 		_parent_inverse.append(e.parent_global.affine_inverse())

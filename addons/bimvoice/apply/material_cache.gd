@@ -1,10 +1,15 @@
 class_name MaterialCache
 extends RefCounted
 ## Shared materials for colour overrides (one per colour, reused by every element painted that
-## colour) and the selection highlight overlay.
+## colour) and the selection highlight overlay: an outline around the selected element (stencil)
+## and a light tint, so a painted element keeps showing its colour while selected.
 
 ## Colours are quantised to 1/255 per channel for the cache key.
 const STEPS: float = 255.0
+## Colour of the selection outline and tint.
+const HIGHLIGHT: Color = Color(1.0, 0.55, 0.0)
+## Opacity of the selection tint over the element's own colour.
+const HIGHLIGHT_TINT: float = 0.06
 
 var _by_key: Dictionary = {}
 var _highlight: StandardMaterial3D = null
@@ -29,20 +34,27 @@ func color_material(color: Color) -> StandardMaterial3D:
 	return material
 
 
-## The overlay drawn on top of selected elements (emissive, translucent, unshaded).
+## The material of [param material] (a colour material) with its alpha scaled by
+## [param opacity]: painting a see-through surface keeps it see-through.
+func with_opacity(material: Material, opacity: float) -> StandardMaterial3D:
+	var c: Color = (material as StandardMaterial3D).albedo_color
+	return color_material(Color(c.r, c.g, c.b, c.a * opacity))
+
+
+## The overlay drawn on selected elements: an orange outline around the element and a light
+## orange tint ([constant HIGHLIGHT_TINT] alpha) that leaves its own colour visible.
 func highlight_material() -> StandardMaterial3D:
 	if _highlight == null:
 		_highlight = StandardMaterial3D.new()
 		_highlight.resource_name = "bimvoice_selection"
 		_highlight.shading_mode = BaseMaterial3D.SHADING_MODE_UNSHADED
 		_highlight.transparency = BaseMaterial3D.TRANSPARENCY_ALPHA
-		_highlight.albedo_color = Color(1.0, 0.62, 0.05, 0.35)
-		_highlight.emission_enabled = true
-		_highlight.emission = Color(1.0, 0.55, 0.0)
-		_highlight.cull_mode = BaseMaterial3D.CULL_DISABLED
-		_highlight.no_depth_test = false
-		_highlight.grow = true
-		_highlight.grow_amount = 0.01
+		_highlight.albedo_color = Color(HIGHLIGHT.r, HIGHLIGHT.g, HIGHLIGHT.b, HIGHLIGHT_TINT)
+		_highlight.cull_mode = BaseMaterial3D.CULL_BACK
+		_highlight.depth_draw_mode = BaseMaterial3D.DEPTH_DRAW_DISABLED
+		_highlight.stencil_mode = BaseMaterial3D.STENCIL_MODE_OUTLINE
+		_highlight.stencil_color = HIGHLIGHT
+		_highlight.stencil_outline_thickness = 0.04
 	return _highlight
 
 

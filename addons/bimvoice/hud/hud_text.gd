@@ -12,8 +12,10 @@ var status: String = "starting"
 var transcript: String = ""
 ## The agent's answer (or error).
 var answer: String = ""
-## What the last change did ("2 hidden, 1 painted").
+## What the last change did ("2 hidden, 1 painted"); cleared when the next command is sent.
 var changes: String = ""
+## What is selected now ("" when nothing is).
+var selection: String = ""
 ## A transient note (push-to-talk state, missing prop assets, load errors).
 var note: String = ""
 
@@ -28,7 +30,7 @@ static func rebind(previous: HudText, next: HudText, refresh: Callable) -> HudTe
 	return next
 
 
-## Sets one line by name ("status", "transcript", "answer", "changes", "note").
+## Sets one line by name ("status", "transcript", "answer", "changes", "selection", "note").
 func set_line(line: String, text: String) -> void:
 	if get(line) == text:
 		return
@@ -46,6 +48,8 @@ func render() -> String:
 		lines.append("Answer: " + answer)
 	if not changes.is_empty():
 		lines.append("Changed: " + changes)
+	if not selection.is_empty():
+		lines.append("Selected: " + selection)
 	if not note.is_empty():
 		lines.append(note)
 	return "\n".join(lines)

@@ -47,6 +47,11 @@ var measure: MeasureTool
 
 var _wanted_hash: String = ""
 var _talk_id: int = -1
+# The text-to-speech voice (looked up once; "" when there is none).
+var _voice: String = ""
+var _voice_checked: bool = false
+# HUD lines that are true only while the agent is unreachable (cleared once it is back).
+var _link_problem_lines: PackedStringArray = PackedStringArray()
 
 
 func _init() -> void:
@@ -59,6 +64,7 @@ func _init() -> void:
 	applier.pose_changed.connect(_on_pose_changed)
 	applier.batch_applied.connect(_on_batch_applied)
 	applier.review_changed.connect(_on_review_changed)
+	applier.selection_changed.connect(_on_selection_changed)
 	clipper = SectionClipper.new(building)
 	measure = MeasureTool.new()
 	applier.budget_usec = ProjectSettings.get_setting("bimvoice/apply/budget_usec", 2000)
@@ -80,7 +86,15 @@ func _ready() -> void:
 		)
 		connect_agent(endpoint, options.get("token", ""))
 	else:
-		hud.set_line("status", "no agent (offline viewing)")
+		hud.set_line("status", offline_status())
+
+
+## The status line without an agent: what the user can and cannot do.
+func offline_status() -> String:
+	var what: String = "offline viewing"
+	if building.is_loaded() or options.has("glb"):
+		what += " of " + str(options.get("glb", "the building")).get_file()
+	return "none - %s: look around and select; commands need the agent running" % what
 
 
 func _process(_delta: float) -> void:
@@ -133,7 +147,7 @@ func disconnect_agent() -> void:
 	remove_child(link)
 	link.queue_free()
 	link = null
-	hud.set_line("status", "no agent (offline viewing)")
+	hud.set_line("status", offline_status())
 
 
 ## Loads a building from a .glb file (no agent needed). Returns OK or the error.
@@ -148,18 +162,17 @@ func load_glb(path: String) -> Error:
 func say(text: String) -> int:
 	hud.set_line("transcript", text)
 	hud.set_line("answer", "")
+	hud.set_line("changes", "")
 	if link == null or not link.is_in_sync():
-		hud.set_line("answer", "the agent is not connected")
+		_link_problem("answer", "not sent: the agent is not connected")
+		_link_problem("transcript", text)  # not sent: it goes with the answer once the agent is back
+		print("BimVoice: answer: ", hud.answer)
 		return -1
 	return link.say(text)
 
 
 ## Tells the agent what the user points at; without an agent the selection is shown locally.
 func select_ids(ids: PackedStringArray) -> void:
-	var names: PackedStringArray = PackedStringArray()
-	for gid: String in ids:
-		names.append(describe_element(gid))
-	hud.set_line("note", "selected: " + (", ".join(names) if not names.is_empty() else "nothing"))
 	if link != null and link.is_in_sync():
 		link.send_select(ids)
 	else:
@@ -194,11 +207,12 @@ func describe_element(gid: String) -> String:
 ## Push-to-talk pressed: starts capturing and streaming audio to the agent.
 func begin_talk() -> void:
 	if link == null or not link.is_in_sync():
-		hud.set_line("note", "push-to-talk: the agent is not connected")
+		_link_problem("note", "push-to-talk: the agent is not connected")
 		return
 	var problem: String = mic.start()
 	if not problem.is_empty():
 		hud.set_line("note", "push-to-talk: " + problem)
+		print("BimVoice: push-to-talk: ", problem)
 		return
 	_talk_id = link.audio_start(mic.sample_rate)
 	hud.set_line("note", "listening...")
@@ -213,21 +227,48 @@ func end_talk() -> void:
 	if link != null:
 		link.audio_end(_talk_id)
 	_talk_id = -1
-	hud.set_line("note", "")
+	if hud.note == "listening...":
+		hud.set_line("note", "")
 
 
 ## Speaks [param text] when text-to-speech has a voice (prefers English).
 func speak(text: String) -> bool:
 	if text.is_empty() or not speak_answers:
 		return false
-	var voices: PackedStringArray = DisplayServer.tts_get_voices_for_language("en")
-	if voices.is_empty():
-		for voice: Dictionary in DisplayServer.tts_get_voices():
-			voices.append(str(voice.get("id", "")))
-	if voices.is_empty():
+	var voice: String = tts_voice()
+	if voice.is_empty():
 		return false
 	DisplayServer.tts_stop()
-	DisplayServer.tts_speak(text, voices[0])
+	DisplayServer.tts_speak(text, voice)
+	return true
+
+
+## The text-to-speech voice answers are spoken with ("" when none). Looked up once: without a
+## speech synthesiser the lookup itself logs an error, so the absence is said once, here.
+func tts_voice() -> String:
+	if _voice_checked:
+		return _voice
+	_voice_checked = true
+	if not ProjectSettings.get_setting("audio/general/text_to_speech", false) or not _has_tts():
+		print("BimVoice: no text-to-speech voice on this system; answers are shown, not spoken")
+		return _voice
+	var voices: PackedStringArray = DisplayServer.tts_get_voices_for_language("en")
+	if voices.is_empty():
+		for entry: Dictionary in DisplayServer.tts_get_voices():
+			voices.append(str(entry.get("id", "")))
+	if voices.is_empty():
+		print("BimVoice: no text-to-speech voice on this system; answers are shown, not spoken")
+	else:
+		_voice = voices[0]
+	return _voice
+
+
+# Whether the display server can speak at all (Linux needs speech-dispatcher; headless has none).
+func _has_tts() -> bool:
+	if DisplayServer.get_name() == "headless":
+		return false
+	if OS.get_name() == "Linux":
+		return OS.execute("sh", ["-c", "command -v speech-dispatcher >/dev/null"]) == 0
 	return true
 
 
@@ -286,6 +327,8 @@ func _on_building_loaded(count: int) -> void:
 	picker.reset()
 	clipper.refresh()  # the new nodes carry the mirrored state already (the applier reapplied it)
 	hud.set_line("note", "building: %d elements (%.2f s)" % [count, building.load_seconds])
+	if link == null:
+		hud.set_line("status", offline_status())
 	building_loaded.emit(count)
 
 
@@ -309,7 +352,8 @@ func _on_batch_applied(report: ApplyReport) -> void:
 		_refused(report)
 		return
 	clipper.refresh()
-	hud.set_line("changes", report.summary())
+	if report.has_edits():
+		hud.set_line("changes", report.summary())
 	changes_applied.emit(report)
 
 
@@ -400,12 +444,17 @@ func _on_result(_id: int, response: Dictionary) -> void:
 	var transcript: Variant = response.get("transcript")
 	if transcript is String and not (transcript as String).is_empty():
 		hud.set_line("transcript", transcript)
-	var text: String = ""
-	if response.get("ok", false):
-		text = str(response.get("answer", ""))
-	else:
-		text = str(response.get("error", response.get("answer", "")))
+	# The answer is the sentence for the user; the error is technical detail, for the log.
+	var text: String = str(response.get("answer", ""))
+	var error: Variant = response.get("error")
+	if error is String and not (error as String).is_empty():
+		print("BimVoice: agent error: ", error)
+		if text.is_empty():
+			text = "That did not work."
 	hud.set_line("answer", text)
+	print("BimVoice: answer: ", text)
+	if hud.note == "listening...":
+		hud.set_line("note", "")
 	speak(text)
 	answer_received.emit(response)
 
@@ -416,6 +465,26 @@ func _on_partial(_id: int, text: String) -> void:
 
 func _on_status(text: String) -> void:
 	hud.set_line("status", text)
+	if link != null and link.is_in_sync():
+		for line: String in _link_problem_lines:
+			hud.set_line(line, "")
+		_link_problem_lines.clear()
+
+
+# Shows a line that stops being true once the agent is connected again.
+func _link_problem(line: String, text: String) -> void:
+	hud.set_line(line, text)
+	if not _link_problem_lines.has(line):
+		_link_problem_lines.append(line)
+
+
+func _on_selection_changed(ids: PackedStringArray) -> void:
+	var names: PackedStringArray = PackedStringArray()
+	for gid: String in ids.slice(0, 3):
+		names.append(describe_element(gid))
+	if ids.size() > 3:
+		names.append("%d more" % (ids.size() - 3))
+	hud.set_line("selection", ", ".join(names))
 
 
 func _on_agent_error(message: String, _id: int) -> void:
