@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     # Sub-commands owned by other modules take their own arguments.
     delegated = {"serve": ("pyagent.link.server", "serve_main"), "models": ("pyagent.models_cli", "main"),
                  "bench": ("pyagent.bench", "main"), "demo": ("pyagent.demo", "main"),
-                 "godot": ("pyagent.godot", "main")}
+                 "godot": ("pyagent.godot", "main"), "xr": ("pyagent.xr", "main")}
     if argv and argv[0] in delegated:
         import importlib
 

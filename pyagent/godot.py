@@ -180,7 +180,9 @@ def _run(cmd: Sequence[str], **kw: object) -> subprocess.CompletedProcess[str]:
     return out
 
 
-def _apt_update(work: Path) -> None:
+def _apt_update(work: Path, *, allow_unsigned: bool = True) -> None:
+    """A private ``apt-get update`` of Debian unstable in ``work``. Without ``allow_unsigned`` a
+    signature failure is an error (never retried with ``[trusted=yes]``)."""
     for dirname in ("state/lists/partial", "cache/archives/partial"):
         (work / dirname).mkdir(parents=True, exist_ok=True)
     (work / "state" / "status").write_text("")
@@ -189,7 +191,7 @@ def _apt_update(work: Path) -> None:
     try:
         _run(["apt-get", *_apt_options(work), "update"])
     except GodotUnavailable as exc:
-        if "[trusted=yes]" in signed:
+        if "[trusted=yes]" in signed or not allow_unsigned:
             raise
         # Debian rotates its archive keys; an older host keyring may not know the current sid key.
         _log(f"signed apt update failed, retrying with [trusted=yes]: {str(exc).splitlines()[-1]}")
@@ -197,9 +199,9 @@ def _apt_update(work: Path) -> None:
         _run(["apt-get", *_apt_options(work), "update"])
 
 
-def _closure(work: Path) -> list[str]:
+def _closure(work: Path, packages: Sequence[str] = PACKAGES) -> list[str]:
     """``name=version`` for every package apt would install into an empty system."""
-    out = _run(["apt-get", *_apt_options(work), "-s", "install", *PACKAGES])
+    out = _run(["apt-get", *_apt_options(work), "-s", "install", *packages])
     pkgs = re.findall(r"^Inst (\S+) \((\S+)", out.stdout, flags=re.M)
     if not any(name == "godot" for name, _ in pkgs):
         raise GodotUnavailable(f"apt did not resolve package godot from {SUITE}:\n{out.stdout[-2000:]}")
