@@ -28,7 +28,7 @@ var _stalled_s: float = 0.0
 
 
 func _ready() -> void:
-	runtime = get_node_or_null(^"/root/BimVoice") as BimVoiceRuntime
+	runtime = BimVoiceRuntime.find_in(get_tree())
 	if runtime == null:
 		runtime = BimVoiceRuntime.new()
 		runtime.name = "BimVoice"

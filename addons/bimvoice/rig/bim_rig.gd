@@ -13,7 +13,7 @@ var _talking: bool = false
 
 func _enter_tree() -> void:
 	if runtime == null:
-		runtime = get_node_or_null(^"/root/BimVoice") as BimVoiceRuntime
+		runtime = BimVoiceRuntime.find_in(get_tree())
 
 
 ## Global transform of the user's eyes (a camera: looks along -Z).

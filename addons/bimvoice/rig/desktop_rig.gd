@@ -1,3 +1,4 @@
+@icon("res://addons/bimvoice/icons/desktop_rig.svg")
 class_name DesktopRig
 extends BimRig
 ## Desktop mode (no headset): a free camera with mouse-look (hold the right mouse button and
@@ -5,9 +6,9 @@ extends BimRig
 ## element under the mouse, and a command line (Enter sends the typed command).
 
 ## Walking speed (m/s).
-@export var speed: float = 2.5
+@export_range(0.1, 20.0, 0.1, "suffix:m/s") var speed: float = 2.5
 ## Degrees of turn per pixel of mouse drag.
-@export var mouse_sensitivity: float = 0.25
+@export_range(0.01, 2.0, 0.01, "suffix:°/px") var mouse_sensitivity: float = 0.25
 
 ## The desktop overlay (status, transcript, answer, command line).
 var hud: DesktopHud

@@ -1,3 +1,4 @@
+@icon("res://addons/bimvoice/icons/xr_rig.svg")
 class_name XRRig
 extends BimRig
 ## The headset rig: [XROrigin3D] with an [XRCamera3D] and two [XRController3D].
@@ -21,16 +22,16 @@ const ARC_STEPS: int = 60
 const FLOOR_NORMAL_Y: float = 0.7
 
 ## Degrees per snap turn.
-@export var snap_degrees: float = 30.0
+@export_range(5.0, 90.0, 5.0, "suffix:°") var snap_degrees: float = 30.0
 ## Launch speed of the teleport arc (m/s).
-@export var arc_speed: float = 8.0
+@export_range(1.0, 20.0, 0.5, "suffix:m/s") var arc_speed: float = 8.0
 ## Controller ray length (m).
-@export var ray_length: float = 40.0
-## Input name of the push-to-talk button (either hand).
+@export_range(1.0, 200.0, 1.0, "suffix:m") var ray_length: float = 40.0
+## OpenXR action (boolean) of the push-to-talk button, either hand.
 @export var talk_button: String = "ax_button"
-## Input name of the select button (right hand).
+## OpenXR action (boolean) of the select button, right hand.
 @export var select_button: String = "trigger_click"
-## Input name of the thumbstick.
+## OpenXR action (vector2) of the thumbstick: forward aims the teleport arc, sideways snap-turns.
 @export var stick: String = "primary"
 
 ## The tracking origin (floor level).

@@ -1,3 +1,4 @@
+@icon("res://addons/bimvoice/icons/runtime.svg")
 class_name BimVoiceRuntime
 extends Node
 ## The BimVoice runtime (autoload `BimVoice`): the link to the agent, the building, the mirror
@@ -219,6 +220,28 @@ func speak(text: String) -> bool:
 	DisplayServer.tts_stop()
 	DisplayServer.tts_speak(text, voices[0])
 	return true
+
+
+## The runtime of [param tree]: the autoload registered with this script, found through its name
+## in the project's autoload list (the plugin names it `BimVoice`, a host project may rename it),
+## else a runtime node placed directly under the root; null when there is none.
+static func find_in(tree: SceneTree) -> BimVoiceRuntime:
+	if tree == null or tree.root == null:
+		return null
+	var own: Script = load("res://addons/bimvoice/runtime/bimvoice_runtime.gd") as Script
+	for property: Dictionary in ProjectSettings.get_property_list():
+		var key: String = property["name"]
+		if not key.begins_with("autoload/"):
+			continue
+		var path: String = str(ProjectSettings.get_setting(key)).trim_prefix("*")
+		if ResourceLoader.exists(path) and load(path) == own:
+			var node: Node = tree.root.get_node_or_null(NodePath(key.trim_prefix("autoload/")))
+			if node is BimVoiceRuntime:
+				return node as BimVoiceRuntime
+	for node: Node in tree.root.get_children():
+		if node is BimVoiceRuntime:
+			return node as BimVoiceRuntime
+	return null
 
 
 ## Parses `--flag value` / `--flag` pairs.
