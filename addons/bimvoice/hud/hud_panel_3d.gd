@@ -1,3 +1,4 @@
+@tool
 @icon("res://addons/bimvoice/icons/hud_panel.svg")
 class_name HudPanel3D
 extends Node3D
@@ -38,10 +39,20 @@ func _init() -> void:
 
 
 func _ready() -> void:
-	if _text == null:
+	if _text == null and not Engine.is_editor_hint():
 		var runtime: BimVoiceRuntime = BimVoiceRuntime.find_in(get_tree())
 		if runtime != null:
 			bind(runtime.hud)
+
+
+## Editor warnings for wrong wiring: no runtime whose HUD text the panel could show.
+func _get_configuration_warnings() -> PackedStringArray:
+	if _text == null and BimVoiceRuntime.autoload_name().is_empty():
+		return PackedStringArray([
+			"No text to show: call bind() from code, or enable the BimVoice plugin so the panel"
+			+ " shows the runtime's HUD."
+		])
+	return PackedStringArray()
 
 
 ## Shows [param text] from now on.

@@ -1,3 +1,4 @@
+@tool
 @icon("res://addons/bimvoice/icons/spectator.svg")
 class_name SpectatorView
 extends Node3D
@@ -34,10 +35,22 @@ func _init() -> void:
 
 
 func _process(delta: float) -> void:
+	if Engine.is_editor_hint():
+		return
 	if rig == null:
 		var runtime: BimVoiceRuntime = BimVoiceRuntime.find_in(get_tree())
 		rig = runtime.rig if runtime != null else null
 	follow(delta)
+
+
+## Editor warnings for wrong wiring: nothing to follow.
+func _get_configuration_warnings() -> PackedStringArray:
+	if rig == null and BimVoiceRuntime.autoload_name().is_empty():
+		return PackedStringArray([
+			"Nothing to follow: set `rig` from code, or enable the BimVoice plugin so the view"
+			+ " follows the runtime's rig."
+		])
+	return PackedStringArray()
 
 
 ## Moves the avatar to the rig's head and hands and the camera behind them.

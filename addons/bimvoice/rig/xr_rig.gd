@@ -1,3 +1,4 @@
+@tool
 @icon("res://addons/bimvoice/icons/xr_rig.svg")
 class_name XRRig
 extends BimRig
@@ -110,6 +111,21 @@ func _ready() -> void:
 		hud_panel.bind(runtime.hud)
 
 
+## Editor warnings for wrong wiring: OpenXR off, the rig inside another XR origin, and those of
+## [BimRig].
+func _get_configuration_warnings() -> PackedStringArray:
+	var warnings: PackedStringArray = super()
+	if not ProjectSettings.get_setting("xr/openxr/enabled", false):
+		warnings.append("OpenXR is off: enable Project Settings > XR > OpenXR > Enabled.")
+	var up: Node = get_parent()
+	while up != null:
+		if up is XROrigin3D:
+			warnings.append("The rig brings its own XROrigin3D: do not place it under another one.")
+			break
+		up = up.get_parent()
+	return warnings
+
+
 ## The headset camera.
 func camera() -> Camera3D:
 	return xr_camera
@@ -199,6 +215,8 @@ func update_arc() -> bool:
 
 
 func _physics_process(_delta: float) -> void:
+	if Engine.is_editor_hint():
+		return
 	if aiming:
 		update_arc()
 	_update_ray()

@@ -228,20 +228,31 @@ func speak(text: String) -> bool:
 static func find_in(tree: SceneTree) -> BimVoiceRuntime:
 	if tree == null or tree.root == null:
 		return null
-	var own: Script = load("res://addons/bimvoice/runtime/bimvoice_runtime.gd") as Script
+	var autoload: String = autoload_name()
+	if not autoload.is_empty():
+		var named: Node = tree.root.get_node_or_null(NodePath(autoload))
+		if named is BimVoiceRuntime:
+			return named as BimVoiceRuntime
+	for node: Node in tree.root.get_children():
+		if node is BimVoiceRuntime:
+			return node as BimVoiceRuntime
+	return null
+
+
+## The name under which the project autoloads this runtime ("" when it does not: the BimVoice
+## plugin is not enabled). Read from the project settings, so it also answers in the editor.
+static func autoload_name() -> String:
+	var own: String = "res://addons/bimvoice/runtime/bimvoice_runtime.gd"
 	for property: Dictionary in ProjectSettings.get_property_list():
 		var key: String = property["name"]
 		if not key.begins_with("autoload/"):
 			continue
 		var path: String = str(ProjectSettings.get_setting(key)).trim_prefix("*")
-		if ResourceLoader.exists(path) and load(path) == own:
-			var node: Node = tree.root.get_node_or_null(NodePath(key.trim_prefix("autoload/")))
-			if node is BimVoiceRuntime:
-				return node as BimVoiceRuntime
-	for node: Node in tree.root.get_children():
-		if node is BimVoiceRuntime:
-			return node as BimVoiceRuntime
-	return null
+		if path.begins_with("uid://"):
+			path = ResourceUID.uid_to_path(path)
+		if path == own:
+			return key.trim_prefix("autoload/")
+	return ""
 
 
 ## Parses `--flag value` / `--flag` pairs.

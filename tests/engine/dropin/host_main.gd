@@ -46,6 +46,10 @@ func _run() -> void:
 	var xr_rig: Node3D = _instance("scenes/xr_rig.tscn") as Node3D
 	add_child(xr_rig)
 	_check(xr_rig.get("runtime") == rt, "the XR rig scene found the runtime")
+	var warnings: PackedStringArray = xr_rig.call("_get_configuration_warnings")
+	_check(warnings.size() == 1 and warnings[0].contains("OpenXR is off"),
+		"the XR rig warns that this project has OpenXR off (and nothing else): " + str(warnings))
+	_check(runtime_script.call("autoload_name") == "BimVoice", "autoload name from the settings")
 	xr_rig.queue_free()
 	await get_tree().physics_frame
 	await get_tree().physics_frame
