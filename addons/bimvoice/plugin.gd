@@ -10,6 +10,7 @@ const AUTOLOAD_PATH: String = "res://addons/bimvoice/runtime/bimvoice_runtime.gd
 const SETTINGS: Dictionary = {
 	"bimvoice/apply/budget_usec": 2000,
 	"bimvoice/link/endpoint": "tcp://127.0.0.1:5557",
+	"bimvoice/link/token": "",
 	"bimvoice/link/autoconnect": true,
 	"bimvoice/spectator/window": false,
 }

@@ -8,6 +8,8 @@ extends Node
 ## to the agent and applies what comes back. Command line (after `--`):
 ## `--glb PATH` load a building without an agent, `--agent tcp://HOST:PORT`, `--token SECRET`,
 ## `--no-agent`, `--desktop` (never start XR), `--spectator` (open the spectator window).
+## Without `--agent`/`--token` the project settings `bimvoice/link/endpoint` and
+## `bimvoice/link/token` apply (a standalone headset has no command line).
 
 ## A building was loaded and indexed.
 signal building_loaded(element_count: int)
@@ -69,7 +71,8 @@ func _ready() -> void:
 		var endpoint: String = options.get(
 			"agent", ProjectSettings.get_setting("bimvoice/link/endpoint", "tcp://127.0.0.1:5557")
 		)
-		connect_agent(endpoint, options.get("token", ""))
+		var token: String = ProjectSettings.get_setting("bimvoice/link/token", "")
+		connect_agent(endpoint, options.get("token", token))
 	else:
 		hud.set_line("status", "no agent (offline viewing)")
 
