@@ -95,6 +95,11 @@ func _render_callback(_type: int, render_data: RenderData) -> void:
 	_finish(captured)
 
 
+func _notification(what: int) -> void:
+	if what == NOTIFICATION_PREDELETE and _shader.is_valid():
+		RenderingServer.get_rendering_device().free_rid(_shader)  # frees the pipeline with it
+
+
 func _finish(captured: Array[Image]) -> void:
 	_mutex.lock()
 	images = captured
