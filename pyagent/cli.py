@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     # Sub-commands owned by other modules take their own arguments.
     delegated = {"serve": ("pyagent.link.server", "serve_main"), "models": ("pyagent.models_cli", "main"),
                  "bench": ("pyagent.bench", "main"), "demo": ("pyagent.demo", "main"),
-                 "godot": ("pyagent.godot", "main"), "mcp": ("pyagent.mcp.cli", "main")}
+                 "godot": ("pyagent.godot", "main"), "mcp": ("pyagent.mcp.cli", "main"),
+                 "xr": ("pyagent.xr", "main")}
     if argv and argv[0] in delegated:
         import importlib
 

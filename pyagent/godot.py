@@ -180,9 +180,10 @@ def _run(cmd: Sequence[str], **kw: object) -> subprocess.CompletedProcess[str]:
     return out
 
 
-def _apt_update(work: Path) -> None:
+def _apt_update(work: Path, *, allow_unsigned: bool = False) -> None:
     """``apt-get update`` of Debian's archive, verified with the host's Debian keyring. Never falls back to
-    unverified packages: without the keyring, or when the signatures do not verify, it fails and says why."""
+    unverified packages: without the keyring, or when the signatures do not verify, it fails and says why
+    (``allow_unsigned`` is accepted for callers and has no effect)."""
     for dirname in ("state/lists/partial", "cache/archives/partial"):
         (work / dirname).mkdir(parents=True, exist_ok=True)
     (work / "state" / "status").write_text("")
@@ -202,9 +203,9 @@ def _apt_update(work: Path) -> None:
             "on PATH.") from exc
 
 
-def _closure(work: Path) -> list[str]:
+def _closure(work: Path, packages: Sequence[str] = PACKAGES) -> list[str]:
     """``name=version`` for every package apt would install into an empty system."""
-    out = _run(["apt-get", *_apt_options(work), "-s", "install", *PACKAGES])
+    out = _run(["apt-get", *_apt_options(work), "-s", "install", *packages])
     pkgs = re.findall(r"^Inst (\S+) \((\S+)", out.stdout, flags=re.M)
     if not any(name == "godot" for name, _ in pkgs):
         raise GodotUnavailable(f"apt did not resolve package godot from {SUITE}:\n{out.stdout[-2000:]}")

@@ -8,8 +8,14 @@ extends Node3D
 ## as PNGs plus a JSON of the HUD and the view, under `--shots DIR` (default
 ## `user://snapshots`).
 
+## Emitted when the OpenXR runtime went away mid-session and the app fell back to the desktop rig.
+signal xr_lost(reason: String)
+
 ## View direction (Godot frame, from the building towards the eye) for the first desktop view.
 const OVERVIEW_FROM: Vector3 = Vector3(1.0, 0.75, 1.2)
+## Seconds the runtime's predicted display time may stand still in a running session before the
+## runtime counts as lost (a killed runtime sends no event: its calls just fail).
+const RUNTIME_STALL_S: float = 1.5
 
 ## The runtime (the `BimVoice` autoload).
 var runtime: BimVoiceRuntime
@@ -26,9 +32,14 @@ var quality: RenderQuality
 
 var _snapshots: int = 0
 
+var _xr: OpenXRInterface = null
+var _xr_api: OpenXRAPIExtension = null
+var _last_frame_time: int = 0
+var _stalled_s: float = 0.0
+
 
 func _ready() -> void:
-	runtime = get_node_or_null(^"/root/BimVoice") as BimVoiceRuntime
+	runtime = BimVoiceRuntime.find_in(get_tree())
 	if runtime == null:
 		runtime = BimVoiceRuntime.new()
 		runtime.name = "BimVoice"
@@ -70,7 +81,56 @@ func start_xr() -> bool:
 		return false
 	get_viewport().use_xr = true
 	DisplayServer.window_set_vsync_mode(DisplayServer.VSYNC_DISABLED)
+	_xr = xr as OpenXRInterface
+	if _xr != null:
+		_xr.session_loss_pending.connect(_on_xr_lost.bind("session loss pending"))
+		_xr.instance_exiting.connect(_on_xr_lost.bind("runtime exiting"))
+		_xr_api = OpenXRAPIExtension.new()
 	return true
+
+
+func _process(delta: float) -> void:
+	if not xr_active or _xr_api == null:
+		return
+	# A running session whose predicted display time stands still: the runtime stopped answering.
+	var now: int = _xr_api.get_next_frame_time()
+	var running: bool = _xr.get_session_state() >= OpenXRInterface.SESSION_STATE_SYNCHRONIZED
+	if now != _last_frame_time or not running or now == 0:
+		_last_frame_time = now
+		_stalled_s = 0.0
+		return
+	_stalled_s += delta
+	if _stalled_s >= RUNTIME_STALL_S:
+		_on_xr_lost("no frames from the runtime for %.1f s" % _stalled_s)
+
+
+## Leaves XR after the runtime was lost: the desktop rig takes over at the headset's last pose,
+## the HUD says what happened, the agent link stays.
+func _on_xr_lost(reason: String) -> void:
+	if not xr_active:
+		return
+	xr_active = false
+	print("BimVoice: XR runtime lost (%s), desktop mode" % reason)
+	var last_pose: Transform3D = rig.head_transform()
+	get_viewport().use_xr = false
+	if _xr != null and _xr.is_initialized():
+		_xr.uninitialize()
+	_xr_api = null
+	var old: BimRig = rig
+	old.set_active(false)
+	old.queue_free()
+	var desktop: DesktopRig = DesktopRig.new()
+	desktop.name = "DesktopRig"
+	desktop.runtime = runtime
+	add_child(desktop)
+	desktop.set_active(true)
+	desktop.look_from(last_pose.origin, last_pose.origin - last_pose.basis.z)
+	rig = desktop
+	runtime.rig = desktop
+	runtime.hud.set_line("note", "headset runtime lost: desktop view")
+	if spectator != null:
+		spectator.rig = desktop
+	xr_lost.emit(reason)
 
 
 ## Opens the spectator view in its own OS window: beside the main window when the screen has

@@ -19,7 +19,7 @@ var _out: String = ""
 
 
 func _ready() -> void:
-	var rt: BimVoiceRuntime = get_node_or_null(^"/root/BimVoice") as BimVoiceRuntime
+	var rt: BimVoiceRuntime = BimVoiceRuntime.find_in(get_tree())
 	if rt == null:
 		rt = BimVoiceRuntime.new()
 		add_child(rt)

@@ -76,7 +76,7 @@ func read_json(path: String) -> Variant:
 
 ## The runtime autoload.
 func runtime() -> BimVoiceRuntime:
-	return root.get_node(^"BimVoice") as BimVoiceRuntime
+	return BimVoiceRuntime.find_in(self)
 
 
 func _main() -> void:

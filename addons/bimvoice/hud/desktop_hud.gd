@@ -1,3 +1,4 @@
+@icon("res://addons/bimvoice/icons/hud_panel.svg")
 class_name DesktopHud
 extends CanvasLayer
 ## Desktop overlay: the [HudText] in a panel at the top left and a command line at the bottom.
@@ -44,6 +45,13 @@ func _init() -> void:
 	command_line.text_submitted.connect(_on_submitted)
 	command_line.gui_input.connect(_on_command_input)
 	add_child(command_line)
+
+
+func _ready() -> void:
+	if _text == null:
+		var runtime: BimVoiceRuntime = BimVoiceRuntime.find_in(get_tree())
+		if runtime != null:
+			bind(runtime.hud)
 
 
 ## Shows [param text] from now on.

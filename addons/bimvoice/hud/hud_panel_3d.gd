@@ -1,10 +1,12 @@
+@tool
+@icon("res://addons/bimvoice/icons/hud_panel.svg")
 class_name HudPanel3D
 extends Node3D
 ## World-space HUD for XR: a dark translucent quad with a [Label3D] showing a [HudText].
 ## Parent it to a controller (wrist panel) or place it in front of the user.
 
-## Panel size in metres.
-@export var size: Vector2 = Vector2(0.42, 0.24)
+## Panel size (m).
+@export_custom(PROPERTY_HINT_LINK, "suffix:m") var size: Vector2 = Vector2(0.42, 0.24)
 
 var _label: Label3D
 var _text: HudText = null
@@ -34,6 +36,23 @@ func _init() -> void:
 	_label.position = Vector3(0.0, size.y * 0.46, 0.002)
 	_label.modulate = Color(0.95, 0.97, 1.0)
 	add_child(_label)
+
+
+func _ready() -> void:
+	if _text == null and not Engine.is_editor_hint():
+		var runtime: BimVoiceRuntime = BimVoiceRuntime.find_in(get_tree())
+		if runtime != null:
+			bind(runtime.hud)
+
+
+## Editor warnings for wrong wiring: no runtime whose HUD text the panel could show.
+func _get_configuration_warnings() -> PackedStringArray:
+	if _text == null and BimVoiceRuntime.autoload_name().is_empty():
+		return PackedStringArray([
+			"No text to show: call bind() from code, or enable the BimVoice plugin so the panel"
+			+ " shows the runtime's HUD."
+		])
+	return PackedStringArray()
 
 
 ## Shows [param text] from now on.

@@ -1,3 +1,4 @@
+@tool
 class_name BimRig
 extends Node3D
 ## What the runtime needs from a user rig (XR or desktop): where the user's eyes and hands are,
@@ -13,7 +14,18 @@ var _talking: bool = false
 
 func _enter_tree() -> void:
 	if runtime == null:
-		runtime = get_node_or_null(^"/root/BimVoice") as BimVoiceRuntime
+		runtime = BimVoiceRuntime.find_in(get_tree())
+
+
+## Editor warnings for wrong wiring (the runtime autoload missing).
+func _get_configuration_warnings() -> PackedStringArray:
+	var warnings: PackedStringArray = PackedStringArray()
+	if BimVoiceRuntime.autoload_name().is_empty():
+		warnings.append(
+			"No BimVoice runtime autoload: enable the BimVoice plugin (Project Settings > Plugins)"
+			+ " or set `runtime` from code."
+		)
+	return warnings
 
 
 ## Global transform of the user's eyes (a camera: looks along -Z).

@@ -1,3 +1,4 @@
+@icon("res://addons/bimvoice/icons/desktop_rig.svg")
 class_name DesktopRig
 extends BimRig
 ## Desktop mode (no headset): a free camera with mouse-look (hold the right mouse button and
@@ -15,9 +16,9 @@ const CONTROL_KEYS: Array[Key] = [KEY_W, KEY_A, KEY_S, KEY_D, KEY_Q, KEY_E, KEY_
 const TYPING_GAP_MS: int = 400
 
 ## Walking speed (m/s).
-@export var speed: float = 2.5
+@export_range(0.1, 20.0, 0.1, "suffix:m/s") var speed: float = 2.5
 ## Degrees of turn per pixel of mouse drag.
-@export var mouse_sensitivity: float = 0.25
+@export_range(0.01, 2.0, 0.01, "suffix:°/px") var mouse_sensitivity: float = 0.25
 ## Seconds of walking that a short tap (pressed and released between two frames) is worth.
 @export var tap_seconds: float = 0.15
 ## Longest frame time that moves the user (a longer hitch does not throw the user across a room).

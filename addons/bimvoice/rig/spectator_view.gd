@@ -1,3 +1,5 @@
+@tool
+@icon("res://addons/bimvoice/icons/spectator.svg")
 class_name SpectatorView
 extends Node3D
 ## A third-person view of the user for people watching: a camera that follows the user's head
@@ -7,11 +9,11 @@ extends Node3D
 ## `scenes/spectator.tscn` is this node; the main scene shows it in a second window.
 
 ## Metres behind the user's head.
-@export var distance: float = 2.6
+@export_range(0.0, 20.0, 0.1, "suffix:m") var distance: float = 2.6
 ## Metres above the user's head.
-@export var height: float = 0.9
+@export_range(-5.0, 20.0, 0.1, "suffix:m") var height: float = 0.9
 ## How fast the camera catches up (1/s); 0 snaps.
-@export var smoothing: float = 6.0
+@export_range(0.0, 30.0, 0.5, "suffix:1/s") var smoothing: float = 6.0
 ## Metres kept between the camera and a wall it was moved in front of.
 @export var wall_margin: float = 0.3
 
@@ -37,7 +39,22 @@ func _init() -> void:
 
 
 func _process(delta: float) -> void:
+	if Engine.is_editor_hint():
+		return
+	if rig == null:
+		var runtime: BimVoiceRuntime = BimVoiceRuntime.find_in(get_tree())
+		rig = runtime.rig if runtime != null else null
 	follow(delta)
+
+
+## Editor warnings for wrong wiring: nothing to follow.
+func _get_configuration_warnings() -> PackedStringArray:
+	if rig == null and BimVoiceRuntime.autoload_name().is_empty():
+		return PackedStringArray([
+			"Nothing to follow: set `rig` from code, or enable the BimVoice plugin so the view"
+			+ " follows the runtime's rig."
+		])
+	return PackedStringArray()
 
 
 ## Moves the avatar to the rig's head and hands and the camera behind them.

@@ -1,3 +1,5 @@
+@tool
+@icon("res://addons/bimvoice/icons/xr_rig.svg")
 class_name XRRig
 extends BimRig
 ## The headset rig: [XROrigin3D] with an [XRCamera3D] and two [XRController3D].
@@ -21,16 +23,16 @@ const ARC_STEPS: int = 60
 const FLOOR_NORMAL_Y: float = 0.7
 
 ## Degrees per snap turn.
-@export var snap_degrees: float = 30.0
+@export_range(5.0, 90.0, 5.0, "suffix:°") var snap_degrees: float = 30.0
 ## Launch speed of the teleport arc (m/s).
-@export var arc_speed: float = 8.0
+@export_range(1.0, 20.0, 0.5, "suffix:m/s") var arc_speed: float = 8.0
 ## Controller ray length (m).
-@export var ray_length: float = 40.0
-## Input name of the push-to-talk button (either hand).
+@export_range(1.0, 200.0, 1.0, "suffix:m") var ray_length: float = 40.0
+## OpenXR action (boolean) of the push-to-talk button, either hand.
 @export var talk_button: String = "ax_button"
-## Input name of the select button (right hand).
+## OpenXR action (boolean) of the select button, right hand.
 @export var select_button: String = "trigger_click"
-## Input name of the thumbstick.
+## OpenXR action (vector2) of the thumbstick: forward aims the teleport arc, sideways snap-turns.
 @export var stick: String = "primary"
 
 ## The tracking origin (floor level).
@@ -107,6 +109,21 @@ func _init() -> void:
 func _ready() -> void:
 	if runtime != null:
 		hud_panel.bind(runtime.hud)
+
+
+## Editor warnings for wrong wiring: OpenXR off, the rig inside another XR origin, and those of
+## [BimRig].
+func _get_configuration_warnings() -> PackedStringArray:
+	var warnings: PackedStringArray = super()
+	if not ProjectSettings.get_setting("xr/openxr/enabled", false):
+		warnings.append("OpenXR is off: enable Project Settings > XR > OpenXR > Enabled.")
+	var up: Node = get_parent()
+	while up != null:
+		if up is XROrigin3D:
+			warnings.append("The rig brings its own XROrigin3D: do not place it under another one.")
+			break
+		up = up.get_parent()
+	return warnings
 
 
 ## The headset camera.
@@ -198,6 +215,8 @@ func update_arc() -> bool:
 
 
 func _physics_process(_delta: float) -> void:
+	if Engine.is_editor_hint():
+		return
 	if aiming:
 		update_arc()
 	_update_ray()

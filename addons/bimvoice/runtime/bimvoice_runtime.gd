@@ -1,3 +1,4 @@
+@icon("res://addons/bimvoice/icons/runtime.svg")
 class_name BimVoiceRuntime
 extends Node
 ## The BimVoice runtime (autoload `BimVoice`): the link to the agent, the building, the mirror
@@ -7,6 +8,8 @@ extends Node
 ## to the agent and applies what comes back. Command line (after `--`):
 ## `--glb PATH` load a building without an agent, `--agent tcp://HOST:PORT`, `--token SECRET`,
 ## `--no-agent`, `--desktop` (never start XR), `--spectator` (open the spectator window).
+## Without `--agent`/`--token` the project settings `bimvoice/link/endpoint` and
+## `bimvoice/link/token` apply (a standalone headset has no command line).
 
 ## A building was loaded and indexed.
 signal building_loaded(element_count: int)
@@ -84,7 +87,8 @@ func _ready() -> void:
 		var endpoint: String = options.get(
 			"agent", ProjectSettings.get_setting("bimvoice/link/endpoint", "tcp://127.0.0.1:5557")
 		)
-		connect_agent(endpoint, options.get("token", ""))
+		var token: String = ProjectSettings.get_setting("bimvoice/link/token", "")
+		connect_agent(endpoint, options.get("token", token))
 	else:
 		hud.set_line("status", offline_status())
 
@@ -270,6 +274,39 @@ func _has_tts() -> bool:
 	if OS.get_name() == "Linux":
 		return OS.execute("sh", ["-c", "command -v speech-dispatcher >/dev/null"]) == 0
 	return true
+
+
+## The runtime of [param tree]: the autoload registered with this script, found through its name
+## in the project's autoload list (the plugin names it `BimVoice`, a host project may rename it),
+## else a runtime node placed directly under the root; null when there is none.
+static func find_in(tree: SceneTree) -> BimVoiceRuntime:
+	if tree == null or tree.root == null:
+		return null
+	var autoload: String = autoload_name()
+	if not autoload.is_empty():
+		var named: Node = tree.root.get_node_or_null(NodePath(autoload))
+		if named is BimVoiceRuntime:
+			return named as BimVoiceRuntime
+	for node: Node in tree.root.get_children():
+		if node is BimVoiceRuntime:
+			return node as BimVoiceRuntime
+	return null
+
+
+## The name under which the project autoloads this runtime ("" when it does not: the BimVoice
+## plugin is not enabled). Read from the project settings, so it also answers in the editor.
+static func autoload_name() -> String:
+	var own: String = "res://addons/bimvoice/runtime/bimvoice_runtime.gd"
+	for property: Dictionary in ProjectSettings.get_property_list():
+		var key: String = property["name"]
+		if not key.begins_with("autoload/"):
+			continue
+		var path: String = str(ProjectSettings.get_setting(key)).trim_prefix("*")
+		if path.begins_with("uid://"):
+			path = ResourceUID.uid_to_path(path)
+		if path == own:
+			return key.trim_prefix("autoload/")
+	return ""
 
 
 ## Parses `--flag value` / `--flag` pairs.
