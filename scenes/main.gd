@@ -4,7 +4,8 @@ extends Node3D
 ## the desktop rig otherwise (or with `--desktop`). With `--spectator` (or the project setting
 ## `bimvoice/spectator/window`) a second OS window shows the user from behind; it never takes
 ## the keyboard and never covers the HUD. Rendering quality follows the renderer
-## ([RenderQuality], `--quality`). F12 saves a snapshot: what the user sees (and the spectator)
+## ([BimVoiceRenderQuality], `--quality`). F12 saves a snapshot: what the user sees (and the
+## spectator)
 ## as PNGs plus a JSON of the HUD and the view, under `--shots DIR` (default
 ## `user://snapshots`).
 
@@ -20,15 +21,15 @@ const RUNTIME_STALL_S: float = 1.5
 ## The runtime (the `BimVoice` autoload).
 var runtime: BimVoiceRuntime
 ## The active rig.
-var rig: BimRig
+var rig: BimVoiceRig
 ## Whether XR started.
 var xr_active: bool = false
 ## The spectator view, when shown.
-var spectator: SpectatorView = null
+var spectator: BimVoiceSpectatorView = null
 ## The spectator's window, when shown.
 var spectator_window: Window = null
 ## Rendering quality (chosen by what the renderer can do).
-var quality: RenderQuality
+var quality: BimVoiceRenderQuality
 
 var _snapshots: int = 0
 
@@ -44,19 +45,19 @@ func _ready() -> void:
 		runtime = BimVoiceRuntime.new()
 		runtime.name = "BimVoice"
 		add_child(runtime)
-	var environment: BimEnvironment = BimEnvironment.new()
+	var environment: BimVoiceEnvironment = BimVoiceEnvironment.new()
 	add_child(environment)
 	runtime.environment = environment
 	environment.set_sun(runtime.applier.sun_state())
-	quality = RenderQuality.new()
-	quality.name = "RenderQuality"
+	quality = BimVoiceRenderQuality.new()
+	quality.name = "BimVoiceRenderQuality"
 	quality.sun = environment.sun
 	add_child(quality)
 	xr_active = not runtime.options.has("desktop") and start_xr()
 	if xr_active:
-		rig = XRRig.new()
+		rig = BimVoiceXRRig.new()
 	else:
-		rig = DesktopRig.new()
+		rig = BimVoiceDesktopRig.new()
 	rig.name = "Rig"
 	print("BimVoice: %s mode" % ("XR" if xr_active else "desktop"))
 	rig.runtime = runtime
@@ -116,11 +117,11 @@ func _on_xr_lost(reason: String) -> void:
 	if _xr != null and _xr.is_initialized():
 		_xr.uninitialize()
 	_xr_api = null
-	var old: BimRig = rig
+	var old: BimVoiceRig = rig
 	old.set_active(false)
 	old.queue_free()
-	var desktop: DesktopRig = DesktopRig.new()
-	desktop.name = "DesktopRig"
+	var desktop: BimVoiceDesktopRig = BimVoiceDesktopRig.new()
+	desktop.name = "BimVoiceDesktopRig"
 	desktop.runtime = runtime
 	add_child(desktop)
 	desktop.set_active(true)
@@ -149,7 +150,9 @@ func open_spectator() -> void:
 	)
 	window.position = placed.position
 	window.size = placed.size
-	spectator = (load("res://scenes/spectator.tscn") as PackedScene).instantiate() as SpectatorView
+	spectator = (
+		(load("res://scenes/spectator.tscn") as PackedScene).instantiate() as BimVoiceSpectatorView
+	)
 	spectator.rig = rig
 	window.add_child(spectator)
 	window.window_input.connect(_on_spectator_input)
@@ -194,21 +197,26 @@ func save_snapshot() -> String:
 	_snapshots += 1
 	var base: String = "%s/snapshot-%03d" % [dir, _snapshots]
 	get_viewport().get_texture().get_image().save_png(base + ".png")
-	var hud: HudText = runtime.hud
+	var hud: BimVoiceHudText = runtime.hud
 	var info: Dictionary = {
 		"hud": hud.render(),
-		"lines": {
-			"status": hud.status, "transcript": hud.transcript, "answer": hud.answer,
-			"changes": hud.changes, "selection": hud.selection, "note": hud.note,
+		"lines":
+		{
+			"status": hud.status,
+			"transcript": hud.transcript,
+			"answer": hud.answer,
+			"changes": hud.changes,
+			"selection": hud.selection,
+			"note": hud.note,
 		},
-		"pose": Frames.pose_from_transform(rig.head_transform()),
+		"pose": BimVoiceFrames.pose_from_transform(rig.head_transform()),
 		"selected": Array(runtime.applier.selected_ids()),
 		"quality": quality.describe(),
 		"quality_level": quality.level,
 		"fps": quality.fps,
 		"window": _rect_json(Rect2i(get_window().position, get_window().size)),
 	}
-	var desktop: DesktopRig = rig as DesktopRig
+	var desktop: BimVoiceDesktopRig = rig as BimVoiceDesktopRig
 	if desktop != null:
 		info["typing"] = desktop.hud.is_typing()
 		info["command"] = desktop.hud.command_line.text
@@ -233,10 +241,10 @@ static func _rect_json(rect: Rect2i) -> Array:
 
 func _on_building_loaded(_count: int) -> void:
 	quality.start_measuring()
-	var desktop: DesktopRig = rig as DesktopRig
+	var desktop: BimVoiceDesktopRig = rig as BimVoiceDesktopRig
 	if desktop == null or not runtime.applier.pose().is_empty():
 		return
-	var view: Array[Vector3] = BimEnvironment.three_quarter_view(
+	var view: Array[Vector3] = BimVoiceEnvironment.three_quarter_view(
 		runtime.building.world_aabb(), desktop.camera().fov, OVERVIEW_FROM
 	)
 	desktop.look_from(view[0], view[1])

@@ -37,10 +37,10 @@ func _ready() -> void:
 		var wh: PackedStringArray = str(options["size"]).split("x")
 		if wh.size() == 2:
 			get_window().size = Vector2i(int(wh[0]), int(wh[1]))
-	var environment: BimEnvironment = BimEnvironment.new()
+	var environment: BimVoiceEnvironment = BimVoiceEnvironment.new()
 	add_child(environment)
 	rt.environment = environment
-	var rig: DesktopRig = DesktopRig.new()
+	var rig: BimVoiceDesktopRig = BimVoiceDesktopRig.new()
 	rig.runtime = rt
 	add_child(rig)
 	rig.set_active(true)
@@ -57,14 +57,14 @@ func _ready() -> void:
 		var xyz: PackedStringArray = str(options["from"]).split(",")
 		if xyz.size() == 3:
 			from = Vector3(float(xyz[0]), float(xyz[1]), float(xyz[2]))
-	var view: Array[Vector3] = BimEnvironment.three_quarter_view(
+	var view: Array[Vector3] = BimVoiceEnvironment.three_quarter_view(
 		rt.building.world_aabb(), rig.camera().fov, from
 	)
 	rig.look_from(view[0], view[1])
 
 
 # Applies the engine_state in the JSON file at [param path]; the rig follows its pose. "" when done.
-func _apply_state_file(rt: BimVoiceRuntime, rig: DesktopRig, path: String) -> String:
+func _apply_state_file(rt: BimVoiceRuntime, rig: BimVoiceDesktopRig, path: String) -> String:
 	var text: String = FileAccess.get_file_as_string(path)
 	if text.is_empty():
 		return "cannot read the state %s: %s" % [path, error_string(FileAccess.get_open_error())]
@@ -72,7 +72,7 @@ func _apply_state_file(rt: BimVoiceRuntime, rig: DesktopRig, path: String) -> St
 	if not parsed is Dictionary:
 		return "the state %s is not a JSON object" % path
 	rt.rig = rig
-	var report: ApplyReport = rt.applier.apply_state(parsed)
+	var report: BimVoiceApplyReport = rt.applier.apply_state(parsed)
 	if not report.ok:
 		return "the state %s was refused: %s" % [path, report.error]
 	var state: Dictionary = parsed

@@ -7,7 +7,7 @@
 ## along its local -Z; a node whose [code]rotation.y[/code] is [code]yaw - 90°[/code] faces IFC
 ## yaw, and its [code]rotation.x[/code] is the pitch (Euler order YXZ, Godot's default).
 ## Everything on the wire to the agent is in the IFC frame; convert here and nowhere else.
-class_name Frames
+class_name BimVoiceFrames
 extends RefCounted
 
 ## The change of basis IFC -> Godot: its columns are the images of IFC x, y, z.

@@ -7,8 +7,8 @@ extends SceneTree
 ## The runtime's frame budget for applying changes (bimvoice/apply/budget_usec).
 const FRAME_BUDGET_USEC: int = 2000
 
-var building: BuildingModel
-var applier: ChangeApplier
+var building: BimVoiceBuildingModel
+var applier: BimVoiceChangeApplier
 
 
 func _initialize() -> void:
@@ -19,13 +19,13 @@ func _run() -> void:
 	var args: Dictionary = BimVoiceRuntime.parse_args(OS.get_cmdline_user_args())
 	var batch: int = int(args.get("batch", "1000"))
 	var rounds: int = int(args.get("rounds", "40"))
-	building = BuildingModel.new()
+	building = BimVoiceBuildingModel.new()
 	root.add_child(building)
 	if building.load_file(args.get("glb", "")) != OK:
 		printerr("cannot load the benchmark building")
 		quit(2)
 		return
-	applier = ChangeApplier.new(building)
+	applier = BimVoiceChangeApplier.new(building)
 	var ids: PackedStringArray = building.element_ids().slice(0, batch)
 	if ids.size() < batch:
 		printerr("the building has only %d elements" % ids.size())
@@ -75,7 +75,7 @@ func _run() -> void:
 	rows.append(_compare("mixed (4 kinds, 7 groups) / reset", rounds, mixed, show,
 		func() -> void: _mixed_baseline(nodes, meshes, red, moved, true),
 		func() -> void: _mixed_baseline(nodes, meshes, red, moved, false)))
-	# Done by AgentLink on its parsing thread in the runtime; shown for the record. Baselines: a
+	# Done by BimVoiceAgentLink on its parsing thread in the runtime; shown for the record. Baselines: a
 	# deep copy of the parsed message, and a plain loop over the ids.
 	var parsed_once: Variant = JSON.parse_string(message)
 	rows.append(_time_pair("JSON parse of the hide message *", rounds,
@@ -102,8 +102,8 @@ func _run() -> void:
 			row[2] / maxf(row[4], 1e-6),
 			"-" if row[0].ends_with("*") else "yes" if row[2] <= 2.0 else "NO"
 		])
-	print("* off the main thread in the runtime: AgentLink parses messages >= %d bytes (this one: %d)"
-		% [AgentLink.THREAD_PARSE_BYTES, message.length()])
+	print("* off the main thread in the runtime: BimVoiceAgentLink parses messages >= %d bytes (this one: %d)"
+		% [BimVoiceAgentLink.THREAD_PARSE_BYTES, message.length()])
 	print("  on a worker thread and checks a delta's ids there")
 	print("")
 	print("with the runtime's frame budget (%d us per frame), one delta per frame, %d deltas;"
@@ -133,8 +133,8 @@ func _compare(
 	var applied: Array[float] = []
 	var baseline: Array[float] = []
 	for i: int in rounds + 3:
-		var ready_a: ChangeApplier.PendingBatch = applier.prepare_delta(forward)
-		var ready_b: ChangeApplier.PendingBatch = applier.prepare_delta(back)
+		var ready_a: BimVoiceChangeApplier.PendingBatch = applier.prepare_delta(forward)
+		var ready_b: BimVoiceChangeApplier.PendingBatch = applier.prepare_delta(back)
 		var t0: int = Time.get_ticks_usec()
 		_check(applier.apply_prepared(ready_a))
 		var t1: int = Time.get_ticks_usec()
@@ -184,7 +184,7 @@ func _framed(forward: Dictionary, back: Dictionary, rounds: int) -> Array:
 	var batches: int = 0
 	for _i: int in rounds:
 		for d: Dictionary in [forward, back]:
-			var ready: ChangeApplier.PendingBatch = applier.prepare_delta(d)
+			var ready: BimVoiceChangeApplier.PendingBatch = applier.prepare_delta(d)
 			await process_frame
 			applier.begin_frame()
 			var t0: int = Time.get_ticks_usec()
@@ -210,7 +210,7 @@ func _pct(sorted_values: Array[float], q: float) -> float:
 	return sorted_values[mini(int(q * float(sorted_values.size())), sorted_values.size() - 1)]
 
 
-func _check(report: ApplyReport) -> void:
+func _check(report: BimVoiceApplyReport) -> void:
 	if not report.ok or report.elements == 0:
 		push_error("benchmark batch refused: " + report.error)
 

@@ -94,21 +94,21 @@ func _measure(kind: String, step: Dictionary) -> Dictionary:
 
 # The bare engine setters for the same change on the same nodes (timed, then put back).
 func _baseline(kind: String) -> float:
-	var elements: Array[BuildingElement] = []
+	var elements: Array[BimVoiceBuildingElement] = []
 	for gid: String in touched:
-		var e: BuildingElement = rt.building.get_element(gid)
+		var e: BimVoiceBuildingElement = rt.building.get_element(gid)
 		if e != null:
 			elements.append(e)
 	var red: Material = rt.applier.materials.color_material(Color(0.9, 0.2, 0.1))
 	var lift: Transform3D = Transform3D(Basis.IDENTITY, Vector3(0.0, 0.5, 0.0))
 	var saved: Array = []
-	for e: BuildingElement in elements:
+	for e: BimVoiceBuildingElement in elements:
 		var surfaces: Array = []
 		for i: int in e.surface_meshes.size():
 			surfaces.append(e.surface_meshes[i].get_surface_override_material(e.surface_index[i]))
 		saved.append([e.node.visible, e.node.transform, surfaces])
 	var t0: int = Time.get_ticks_usec()
-	for e: BuildingElement in elements:
+	for e: BimVoiceBuildingElement in elements:
 		if kind.ends_with("hide"):
 			e.node.visible = not e.node.visible
 		elif kind.ends_with("paint"):
@@ -118,7 +118,7 @@ func _baseline(kind: String) -> float:
 			e.node.transform = lift * e.node.transform
 	var spent: float = float(Time.get_ticks_usec() - t0) / 1000.0
 	for k: int in elements.size():
-		var e: BuildingElement = elements[k]
+		var e: BimVoiceBuildingElement = elements[k]
 		e.node.visible = saved[k][0]
 		e.node.transform = saved[k][1]
 		for i: int in e.surface_meshes.size():

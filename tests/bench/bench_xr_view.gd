@@ -12,7 +12,7 @@ func run_test() -> void:
 	var rt: BimVoiceRuntime = runtime()
 	var main: Node3D = (load("res://scenes/main.tscn") as PackedScene).instantiate() as Node3D
 	root.add_child(main)
-	var rig: XRRig = main.get("rig") as XRRig
+	var rig: BimVoiceXRRig = main.get("rig") as BimVoiceXRRig
 	if not check(rig != null, "XR mode"):
 		return
 	var loaded: Callable = func() -> bool: return rt.building.is_loaded()
@@ -21,7 +21,7 @@ func run_test() -> void:
 		await process_frame
 	if not check(rt.building.is_loaded(), "building loaded"):
 		return
-	var view: Array[Vector3] = BimEnvironment.three_quarter_view(
+	var view: Array[Vector3] = BimVoiceEnvironment.three_quarter_view(
 		rt.building.world_aabb(), rig.xr_camera.fov, OVERVIEW_FROM
 	)
 	var flat: Vector3 = view[1] - view[0]

@@ -74,7 +74,7 @@ def no_stale(snap: Snapshot, *allowed: str) -> None:
 
 def test_desktop_as_a_reviewer_uses_it(session: tuple[Agent, DesktopApp]) -> None:
     agent, app = session
-    app.out.wait_for(r"\[AgentLink\] agent ready", timeout=180)
+    app.out.wait_for(r"\[BimVoiceAgentLink\] agent ready", timeout=180)
     app.out.wait_for(r"BimVoice: render quality", timeout=60)
     first = app.until(lambda s: s.lines["note"].startswith("building:"), what="the building")
     no_stale(first)
@@ -151,11 +151,11 @@ def test_desktop_as_a_reviewer_uses_it(session: tuple[Agent, DesktopApp]) -> Non
     # The agent goes away: typed commands say so; once it is back, that line goes.
     mark = app.out.mark()
     agent.stop()
-    app.out.wait_for(r"\[AgentLink\] (lost|agent .* went away|agent not running)", mark, timeout=120)
+    app.out.wait_for(r"\[BimVoiceAgentLink\] (lost|agent .* went away|agent not running)", mark, timeout=120)
     answer = app.command("hide the roof")
     assert "not connected" in answer, answer
     agent.start()
-    app.out.wait_for(r"\[AgentLink\] agent ready", mark, timeout=180)
+    app.out.wait_for(r"\[BimVoiceAgentLink\] agent ready", mark, timeout=180)
     back = app.until(lambda s: "not connected" not in s.info["hud"], what="the stale link line to go")
     assert back.lines["status"].startswith("agent ready"), back.info["hud"]
     assert back.lines["transcript"] == "", "the unsent command is not left as if pending"

@@ -59,11 +59,9 @@ def test_addon_drops_into_a_fresh_project(godot: list[str], agent: str, tmp_path
     assert "SCRIPT ERROR" not in log, log[-5000:]
 
 
-@pytest.mark.xfail(strict=True, reason="the BimVoice… rename of the addon's class names is applied at merge "
-                   "(map in the README); remove this marker with it")
 def test_no_unprefixed_global_class_names() -> None:
     """Every ``class_name`` the addon declares starts with BimVoice, so none can clash with a host
-    project's own classes (the rename is listed in the README until it lands)."""
+    project's own classes."""
     declared = {}
     for script in sorted((REPO / "addons" / "bimvoice").rglob("*.gd")):
         m = re.search(r"^class_name\s+(\w+)", script.read_text(), re.M)

@@ -7,8 +7,8 @@ extends "res://tests/godot/scene_test.gd"
 ## Every delta/state given to the applier is written to --dump (with "good": true/false) so the
 ## pytest wrapper can check them against the action schema.
 
-var building: BuildingModel
-var applier: ChangeApplier
+var building: BimVoiceBuildingModel
+var applier: BimVoiceChangeApplier
 var ids: Dictionary
 var dumped: Array = []
 var poses_seen: Array = []
@@ -16,10 +16,10 @@ var poses_seen: Array = []
 
 func run_test() -> void:
 	ids = read_json(args["ids"])
-	building = BuildingModel.new()
+	building = BimVoiceBuildingModel.new()
 	root.add_child(building)
 	check_eq(building.load_file(args["glb"]), OK, "load")
-	applier = ChangeApplier.new(building, null, PropLibrary.new(args["props-dir"]))
+	applier = BimVoiceChangeApplier.new(building, null, BimVoicePropLibrary.new(args["props-dir"]))
 	applier.pose_changed.connect(func(p: Dictionary) -> void: poses_seen.append(p))
 	test_hide_show()
 	test_colors()
@@ -36,7 +36,7 @@ func run_test() -> void:
 	file.close()
 
 
-func el(key: String) -> BuildingElement:
+func el(key: String) -> BimVoiceBuildingElement:
 	return building.get_element(ids[key])
 
 
@@ -60,9 +60,9 @@ func delta(elements: Dictionary, extra: Dictionary = {}) -> Dictionary:
 	return d
 
 
-func apply(d: Variant) -> ApplyReport:
+func apply(d: Variant) -> BimVoiceApplyReport:
 	dumped.append({"kind": "delta", "good": true, "value": d})
-	var report: ApplyReport = applier.apply_delta(d)
+	var report: BimVoiceApplyReport = applier.apply_delta(d)
 	check(report.ok, "delta applied: %s" % report.error)
 	return report
 
@@ -71,7 +71,7 @@ func refuse(d: Variant, what: String) -> void:
 	dumped.append({"kind": "delta", "good": false, "value": d})
 	var before: String = JSON.stringify(applier.current_state())
 	var visible_before: Array = visibility()
-	var report: ApplyReport = applier.apply_delta(d)
+	var report: BimVoiceApplyReport = applier.apply_delta(d)
 	check(not report.ok, "refused: " + what)
 	check(not report.error.is_empty(), "refusal says why: " + what)
 	check_eq(JSON.stringify(applier.current_state()), before, "state unchanged after " + what)
@@ -81,24 +81,24 @@ func refuse(d: Variant, what: String) -> void:
 func visibility() -> Array:
 	var out: Array = []
 	for gid: String in building.element_ids():
-		var e: BuildingElement = building.get_element(gid)
+		var e: BimVoiceBuildingElement = building.get_element(gid)
 		out.append([gid, e.node.visible, painted(e), e.node.transform])
 	return out
 
 
 ## The colour override material on an element's first surface (null: none).
-func painted(e: BuildingElement) -> Material:
+func painted(e: BimVoiceBuildingElement) -> Material:
 	return e.surface_meshes[0].get_surface_override_material(e.surface_index[0])
 
 
-func override_color(e: BuildingElement) -> Color:
+func override_color(e: BimVoiceBuildingElement) -> Color:
 	var m: StandardMaterial3D = painted(e) as StandardMaterial3D
 	return m.albedo_color if m != null else Color(-1, -1, -1, -1)
 
 
 func test_hide_show() -> void:
 	var door: String = ids["door"]
-	var report: ApplyReport = apply(delta({door: change(true)}))
+	var report: BimVoiceApplyReport = apply(delta({door: change(true)}))
 	check_eq(report.hidden, 1, "one hidden")
 	check(not el("door").node.visible, "door hidden")
 	check(el("wall").node.visible, "wall still visible")
@@ -114,10 +114,29 @@ func test_hide_show() -> void:
 	# One group for several elements; an id in two groups: the later group wins.
 	var wall: String = ids["wall"]
 	var blue: Array = [0.0, 0.0, 1.0, 1.0]
-	report = apply({"elements": [
-		{"ids": [door, wall], "hidden": true, "deleted": false, "color": null, "transform": null},
-		{"ids": [wall], "hidden": false, "deleted": false, "color": blue, "transform": null},
-	], "props_added": [], "props_removed": []})
+	report = apply(
+		{
+			"elements":
+			[
+				{
+					"ids": [door, wall],
+					"hidden": true,
+					"deleted": false,
+					"color": null,
+					"transform": null
+				},
+				{
+					"ids": [wall],
+					"hidden": false,
+					"deleted": false,
+					"color": blue,
+					"transform": null
+				},
+			],
+			"props_added": [],
+			"props_removed": []
+		}
+	)
 	check(not el("door").node.visible and el("wall").node.visible, "groups applied in order")
 	check_near(override_color(el("wall")), Color(0, 0, 1, 1), 0.002, "the later group painted")
 	check_eq(applier.current_state()["hidden"], [door], "mirror: the later group wins")
@@ -133,11 +152,15 @@ func test_colors() -> void:
 	var wall: String = ids["wall"]
 	var wall2: String = ids["wall2"]
 	var column: String = ids["column"]
-	var report: ApplyReport = apply(delta({
-		wall: change(false, false, [1.0, 0.0, 0.0, 1.0]),
-		wall2: change(false, false, [1.0, 0.0, 0.0, 1.0]),
-		column: change(false, false, [0.2, 0.4, 0.9, 0.3]),
-	}))
+	var report: BimVoiceApplyReport = apply(
+		delta(
+			{
+				wall: change(false, false, [1.0, 0.0, 0.0, 1.0]),
+				wall2: change(false, false, [1.0, 0.0, 0.0, 1.0]),
+				column: change(false, false, [0.2, 0.4, 0.9, 0.3]),
+			}
+		)
+	)
 	check_eq(report.colored, 3, "three painted")
 	check_near(override_color(el("wall")), Color(1, 0, 0, 1), 0.002, "wall red")
 	var red: StandardMaterial3D = painted(el("wall"))
@@ -158,7 +181,9 @@ func test_colors() -> void:
 	var window: String = ids["window"]
 	apply(delta({window: change(false, false, [1.0, 0.0, 0.0, 1.0])}))
 	var painted_glass: StandardMaterial3D = painted(el("window"))
-	check_near(painted_glass.albedo_color, Color(1, 0, 0, 0.4), 0.002, "painted glass keeps its alpha")
+	check_near(
+		painted_glass.albedo_color, Color(1, 0, 0, 0.4), 0.002, "painted glass keeps its alpha"
+	)
 	check_eq(painted_glass.transparency, BaseMaterial3D.TRANSPARENCY_ALPHA, "painted glass blends")
 	apply(delta({window: change(false, false, [1.0, 0.0, 0.0, 0.5])}))
 	check_near(override_color(el("window")).a, 0.2, 0.002, "transparency on glass multiplies")
@@ -167,36 +192,48 @@ func test_colors() -> void:
 
 
 func test_transform() -> void:
-	var e: BuildingElement = el("column")
+	var e: BimVoiceBuildingElement = el("column")
 	var gid: String = ids["column"]
 	var base_local: Transform3D = e.node.transform
 	var world0: Transform3D = e.current_transform()
 	var c: Vector3 = e.centre
 	# A point one metre from the centre towards IFC +X, in the node's own space.
-	var probe_world: Vector3 = c + Frames.ifc_to_godot(Vector3(1, 0, 0))
+	var probe_world: Vector3 = c + BimVoiceFrames.ifc_to_godot(Vector3(1, 0, 0))
 	var probe_local: Vector3 = world0.affine_inverse() * probe_world
 	var xform: Dictionary = {"translation": [1.0, 2.0, 0.5], "rotation_deg": [0.0, 0.0, 90.0]}
-	var report: ApplyReport = apply(delta({gid: change(false, false, null, xform)}))
+	var report: BimVoiceApplyReport = apply(delta({gid: change(false, false, null, xform)}))
 	check_eq(report.moved, 1, "moved")
 	var moved_world: Transform3D = e.current_transform()
-	var t_godot: Vector3 = Frames.ifc_to_godot(Vector3(1.0, 2.0, 0.5))
-	check_near(moved_world * probe_local, c + t_godot + Frames.ifc_to_godot(Vector3(0, 1, 0)), 1e-4,
-		"rotated 90 deg CCW about its centre (IFC +X -> +Y) and moved")
-	check_near(e.current_aabb().get_center(), c + t_godot, 1e-4, "box centre moved by the translation")
+	var t_godot: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(1.0, 2.0, 0.5))
+	check_near(
+		moved_world * probe_local,
+		c + t_godot + BimVoiceFrames.ifc_to_godot(Vector3(0, 1, 0)),
+		1e-4,
+		"rotated 90 deg CCW about its centre (IFC +X -> +Y) and moved"
+	)
+	check_near(
+		e.current_aabb().get_center(), c + t_godot, 1e-4, "box centre moved by the translation"
+	)
 	check_eq(applier.current_state()["transforms"][gid], xform, "mirror: transform")
 	# Rotation about IFC X tips IFC +Y towards IFC +Z.
 	var tip: Dictionary = {"translation": [0.0, 0.0, 0.0], "rotation_deg": [90.0, 0.0, 0.0]}
 	apply(delta({gid: change(false, false, null, tip)}))
-	var probe_y_local: Vector3 = world0.affine_inverse() * (c + Frames.ifc_to_godot(Vector3(0, 1, 0)))
-	check_near(e.current_transform() * probe_y_local, c + Frames.ifc_to_godot(Vector3(0, 0, 1)), 1e-4,
-		"rotation about IFC X")
+	var probe_y_local: Vector3 = (
+		world0.affine_inverse() * (c + BimVoiceFrames.ifc_to_godot(Vector3(0, 1, 0)))
+	)
+	check_near(
+		e.current_transform() * probe_y_local,
+		c + BimVoiceFrames.ifc_to_godot(Vector3(0, 0, 1)),
+		1e-4,
+		"rotation about IFC X"
+	)
 	report = apply(delta({gid: change()}))
 	check_eq(e.node.transform, base_local, "transform restored exactly")
 
 
 func test_delete() -> void:
 	var window: String = ids["window"]
-	var report: ApplyReport = apply(delta({window: change(false, true)}))
+	var report: BimVoiceApplyReport = apply(delta({window: change(false, true)}))
 	check_eq(report.deleted, 1, "deleted")
 	check(not el("window").node.visible, "deleted is hidden")
 	check(el("window").node.get_meta(&"deleted", false), "deleted is marked")
@@ -212,18 +249,24 @@ func test_delete() -> void:
 func test_props() -> void:
 	var chair: Dictionary = {"id": "p1", "asset": "chair", "position": [2.0, 3.0, 0.0], "yaw": 90.0}
 	var sofa: Dictionary = {"id": "p2", "asset": "sofa", "position": [4.0, 1.0, 0.0], "yaw": 0.0}
-	var report: ApplyReport = apply(delta({}, {"props_added": [chair, sofa]}))
+	var report: BimVoiceApplyReport = apply(delta({}, {"props_added": [chair, sofa]}))
 	check_eq(report.props_added, 2, "two props")
 	check_eq(applier.prop_count(), 2, "two prop nodes")
 	var chair_node: Node3D = applier.prop_node("p1")
 	check(chair_node != null and chair_node.get_parent() == applier.props_root, "chair placed")
 	check_eq(chair_node.get_meta(&"fallback"), false, "chair comes from chair.glb")
-	check(chair_node.find_children("*", "MeshInstance3D", true, false).size() > 0, "chair has meshes")
-	var chair_at: Vector3 = Frames.ifc_to_godot(Vector3(2, 3, 0))
+	check(
+		chair_node.find_children("*", "MeshInstance3D", true, false).size() > 0, "chair has meshes"
+	)
+	var chair_at: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(2, 3, 0))
 	check_near(chair_node.global_position, chair_at, 1e-5, "chair position")
 	# yaw 90: the prop's +X (IFC) now points to IFC +Y.
-	check_near(chair_node.global_basis * Frames.ifc_to_godot(Vector3(1, 0, 0)),
-		Frames.ifc_to_godot(Vector3(0, 1, 0)), 1e-5, "chair yaw")
+	check_near(
+		chair_node.global_basis * BimVoiceFrames.ifc_to_godot(Vector3(1, 0, 0)),
+		BimVoiceFrames.ifc_to_godot(Vector3(0, 1, 0)),
+		1e-5,
+		"chair yaw"
+	)
 	var sofa_node: Node3D = applier.prop_node("p2")
 	check_eq(sofa_node.get_meta(&"fallback"), true, "missing sofa.glb -> box")
 	check(sofa_node.find_children("*", "Label3D", true, false).size() == 1, "box is labelled")
@@ -234,8 +277,12 @@ func test_props() -> void:
 	moved["position"] = [5.0, 5.0, 0.0]
 	report = apply(delta({}, {"props_removed": ["p1"], "props_added": [moved]}))
 	check_eq(applier.prop_count(), 2, "still two props after a move")
-	check_near(applier.prop_node("p1").global_position, Frames.ifc_to_godot(Vector3(5, 5, 0)), 1e-5,
-		"chair moved")
+	check_near(
+		applier.prop_node("p1").global_position,
+		BimVoiceFrames.ifc_to_godot(Vector3(5, 5, 0)),
+		1e-5,
+		"chair moved"
+	)
 	check_eq(applier.current_state()["props"].size(), 2, "mirror: props")
 	apply(delta({}, {"props_removed": ["p1", "p2"]}))
 	check_eq(applier.prop_count(), 0, "props removed")
@@ -265,7 +312,7 @@ func test_selection() -> void:
 
 func test_pose() -> void:
 	var pose: Dictionary = {"position": [1.0, 2.0, 1.6], "yaw": 45.0, "pitch": 0.0}
-	var report: ApplyReport = apply(delta({}, {"pose": pose}))
+	var report: BimVoiceApplyReport = apply(delta({}, {"pose": pose}))
 	check(report.pose_changed, "pose changed")
 	check_eq(poses_seen.size(), 1, "pose_changed emitted")
 	check_eq(poses_seen[-1], pose, "pose handed to the rig")
@@ -298,16 +345,22 @@ func test_refusals() -> void:
 	refuse(delta({door: change(false, false, null, half_transform)}), "transform w/o rotation")
 	refuse(delta({}, {"selected": [1, 2]}), "selected not strings")
 	refuse(delta({}, {"pose": {"position": [0, 0], "yaw": 0, "pitch": 0}}), "bad pose")
-	refuse(delta({}, {"props_added": [{"id": "x", "asset": "chair", "position": [0, 0, 0]}]}),
-		"prop without yaw")
+	refuse(
+		delta({}, {"props_added": [{"id": "x", "asset": "chair", "position": [0, 0, 0]}]}),
+		"prop without yaw"
+	)
 	refuse(delta({}, {"colour": {}}), "unknown delta field")
 	refuse(delta({}, {"sections": [{"location": [0, 0, 1]}]}), "section plane without direction")
 	refuse(delta({}, {"sections": [{"location": [0, 0], "direction": [0, 0, 1]}]}), "2-d plane")
-	refuse(delta({}, {"view_scale": {"scale": 0, "pivot": [0, 0, 0], "anchor": [0, 0, 0]}}),
-		"zero scale")
+	refuse(
+		delta({}, {"view_scale": {"scale": 0, "pivot": [0, 0, 0], "anchor": [0, 0, 0]}}),
+		"zero scale"
+	)
 	refuse(delta({}, {"sun": {"direction": [0, 0, 1]}}), "sun without elevation")
 	# All or nothing: a good change next to a bad one is not applied either.
-	refuse(delta({wall: change(true), door: change(false, false, "red")}), "one bad change among good")
+	refuse(
+		delta({wall: change(true), door: change(false, false, "red")}), "one bad change among good"
+	)
 	check(el("wall").node.visible, "the good change was not applied")
 
 
@@ -315,14 +368,16 @@ func test_unknown_and_reload() -> void:
 	var ghost: String = "3GhostGhostGhostGhost$"
 	var door: String = ids["door"]
 	var green: Dictionary = change(false, false, [0, 1, 0, 1])
-	var report: ApplyReport = apply(delta({ghost: change(true), door: green}))
+	var report: BimVoiceApplyReport = apply(delta({ghost: change(true), door: green}))
 	check_eq(Array(report.unknown), [ghost], "unknown id reported")
 	check(applier.current_state()["hidden"].has(ghost), "unknown id kept in the mirror")
 	# Reload the building (new nodes): the applier puts the overrides back by itself.
 	var old_node: Node3D = el("door").node
 	check_eq(building.load_file(args["glb"]), OK, "reload")
 	check(el("door").node != old_node, "new nodes after reload")
-	check_near(override_color(el("door")), Color(0, 1, 0, 1), 0.002, "door colour back after reload")
+	check_near(
+		override_color(el("door")), Color(0, 1, 0, 1), 0.002, "door colour back after reload"
+	)
 	check(applier.is_hidden(ghost) == false, "unknown id is not an element")
 	apply(delta({ghost: change(), door: change()}))
 
@@ -332,12 +387,20 @@ func test_full_state() -> void:
 	var wall: String = ids["wall"]
 	var column: String = ids["column"]
 	var window: String = ids["window"]
-	apply(delta({
-		door: change(true),
-		wall: change(false, false, [0.5, 0.5, 0.5, 1.0]),
-		column: change(false, false, null, {"translation": [0, 0, 1], "rotation_deg": [0, 0, 0]}),
-	}, {"props_added": [{"id": "p9", "asset": "chair", "position": [1, 1, 0], "yaw": 0}],
-		"selected": [door]}))
+	apply(
+		delta(
+			{
+				door: change(true),
+				wall: change(false, false, [0.5, 0.5, 0.5, 1.0]),
+				column:
+				change(false, false, null, {"translation": [0, 0, 1], "rotation_deg": [0, 0, 0]}),
+			},
+			{
+				"props_added": [{"id": "p9", "asset": "chair", "position": [1, 1, 0], "yaw": 0}],
+				"selected": [door]
+			}
+		)
+	)
 	var state: Dictionary = {
 		"hidden": [window],
 		"colors": {column: [0.0, 0.0, 1.0, 0.5]},
@@ -347,24 +410,30 @@ func test_full_state() -> void:
 		"pose": {"position": [0.0, 0.0, 1.6], "yaw": 0.0, "pitch": 0.0},
 		"selected": [column],
 		"sections": [{"location": [0.0, 0.0, 1.2], "direction": [0.0, 0.0, 1.0]}],
-		"viewpoints": {
-			"entrance": {"pose": {"position": [1.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0}, "sections": []}
+		"viewpoints":
+		{
+			"entrance":
+			{"pose": {"position": [1.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0}, "sections": []}
 		},
 		"sun": null,
 		"view_scale": null,
 	}
 	dumped.append({"kind": "state", "good": true, "value": state})
-	var report: ApplyReport = applier.apply_state(state)
+	var report: BimVoiceApplyReport = applier.apply_state(state)
 	check(report.ok, "state applied: " + report.error)
 	check(el("door").node.visible, "door shown by resync")
 	check(not el("window").node.visible, "window hidden by resync")
 	check(painted(el("wall")) == null, "wall colour reset by resync")
-	check_near(override_color(el("column")), Color(0, 0, 1, 0.5), 0.002, "column coloured by resync")
+	check_near(
+		override_color(el("column")), Color(0, 0, 1, 0.5), 0.002, "column coloured by resync"
+	)
 	check_eq(el("column").node.transform, el("column").base_transform, "column transform reset")
 	check(applier.prop_node("p9") == null and applier.prop_node("p10") != null, "props resynced")
 	check(el("door").meshes[0].material_overlay == null, "old selection cleared")
 	check(el("column").meshes[0].material_overlay != null, "new selection drawn")
-	check_eq(JSON.stringify(applier.current_state()), JSON.stringify(state), "mirror equals the state")
+	check_eq(
+		JSON.stringify(applier.current_state()), JSON.stringify(state), "mirror equals the state"
+	)
 	var bad: Dictionary = state.duplicate(true)
 	bad.erase("pose")
 	dumped.append({"kind": "state", "good": false, "value": bad})

@@ -5,17 +5,17 @@ extends "res://tests/godot/scene_test.gd"
 
 
 func run_test() -> void:
-	var building: BuildingModel = BuildingModel.new()
+	var building: BimVoiceBuildingModel = BimVoiceBuildingModel.new()
 	root.add_child(building)
 	check_eq(building.load_file(args["glb"]), OK, "load")
-	var applier: ChangeApplier = ChangeApplier.new(building)
-	var done: Array[ApplyReport] = []
-	applier.batch_applied.connect(func(r: ApplyReport) -> void: done.append(r))
+	var applier: BimVoiceChangeApplier = BimVoiceChangeApplier.new(building)
+	var done: Array[BimVoiceApplyReport] = []
+	applier.batch_applied.connect(func(r: BimVoiceApplyReport) -> void: done.append(r))
 	var ids: PackedStringArray = building.element_ids()
 	check(ids.size() >= 200, "enough elements (%d)" % ids.size())
 	var hide: Dictionary = delta(ids, true)
 	applier.budget_usec = 1
-	var report: ApplyReport = applier.apply_delta(hide)
+	var report: BimVoiceApplyReport = applier.apply_delta(hide)
 	check(report.ok, "accepted")
 	check(applier.has_pending(), "work left after one budget")
 	check_eq(applier.current_state()["hidden"].size(), 0, "mirror waits until the delta is checked")
@@ -41,7 +41,7 @@ func run_test() -> void:
 	# A malformed delta found out during a later frame is refused and changes nothing.
 	var bad: Dictionary = delta(ids, false)
 	bad["elements"][0]["ids"][-1] = 17
-	var refused: ApplyReport = applier.apply_delta(bad)
+	var refused: BimVoiceApplyReport = applier.apply_delta(bad)
 	while not applier.drain(1):
 		pass
 	var where: String = "delta.elements[0].ids[%d]" % (ids.size() - 1)
@@ -65,27 +65,31 @@ func run_test() -> void:
 
 
 # Deltas checked on a worker thread (as the link does for large ones), then applied.
-func test_prepared(building: BuildingModel, applier: ChangeApplier, ids: PackedStringArray) -> void:
+func test_prepared(
+	building: BimVoiceBuildingModel, applier: BimVoiceChangeApplier, ids: PackedStringArray
+) -> void:
 	var show_all: Dictionary = delta(ids, false)
 	var made: Array = []
 	var task: int = WorkerThreadPool.add_task(
 		func() -> void: made.append(applier.prepare_delta(show_all))
 	)
 	WorkerThreadPool.wait_for_task_completion(task)
-	var prepared: ChangeApplier.PendingBatch = made[0]
+	var prepared: BimVoiceChangeApplier.PendingBatch = made[0]
 	check(prepared.error.is_empty() and prepared.is_checked(), "prepared on a worker thread")
 	check_eq(visible_count(building), 0, "preparing changes nothing")
-	var report: ApplyReport = applier.apply_prepared(prepared)
-	check(report.ok and report.shown == ids.size(), "prepared delta applied: %d shown" % report.shown)
+	var report: BimVoiceApplyReport = applier.apply_prepared(prepared)
+	check(
+		report.ok and report.shown == ids.size(), "prepared delta applied: %d shown" % report.shown
+	)
 	check_eq(visible_count(building), ids.size(), "all shown")
 	# A malformed delta prepared is refused and changes nothing.
 	var bad: Dictionary = delta(ids, true)
 	bad["elements"][0]["ids"][3] = 5
-	var refused: ApplyReport = applier.apply_prepared(applier.prepare_delta(bad))
+	var refused: BimVoiceApplyReport = applier.apply_prepared(applier.prepare_delta(bad))
 	check(not refused.ok and refused.error.contains("ids[3]"), "prepared refusal: " + refused.error)
 	check_eq(visible_count(building), ids.size(), "refused prepared delta changed nothing")
 	# Prepared, then the building is reloaded: the ids are looked up again in the new one.
-	var stale: ChangeApplier.PendingBatch = applier.prepare_delta(delta(ids, true))
+	var stale: BimVoiceChangeApplier.PendingBatch = applier.prepare_delta(delta(ids, true))
 	check_eq(building.load_file(args["glb"]), OK, "reload")
 	report = applier.apply_prepared(stale)
 	check(report.ok and report.hidden == ids.size(), "stale prepared delta looked up again")
@@ -99,9 +103,9 @@ func delta(ids: PackedStringArray, hidden: bool) -> Dictionary:
 	return {"elements": [group], "props_added": [], "props_removed": []}
 
 
-func visible_count(building: BuildingModel) -> int:
+func visible_count(building: BimVoiceBuildingModel) -> int:
 	var count: int = 0
-	for e: BuildingElement in building.element_list:
+	for e: BimVoiceBuildingElement in building.element_list:
 		if e.node.visible:
 			count += 1
 	return count

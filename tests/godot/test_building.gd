@@ -9,7 +9,7 @@ func run_test() -> void:
 	var expected_doc: Dictionary = read_json(args.get("expected", ""))
 	var expected: Array = expected_doc["ids"]
 	expected.sort()
-	var building: BuildingModel = BuildingModel.new()
+	var building: BimVoiceBuildingModel = BimVoiceBuildingModel.new()
 	root.add_child(building)
 	check_eq(building.load_file(glb), OK, "load %s" % glb)
 	var ids: Array = Array(building.element_ids())
@@ -19,7 +19,7 @@ func run_test() -> void:
 	var with_dollar: int = 0
 	var mesh_total: int = 0
 	for gid: String in ids:
-		var element: BuildingElement = building.get_element(gid)
+		var element: BimVoiceBuildingElement = building.get_element(gid)
 		check_eq(String(element.node.name), gid, "node name of %s" % gid)
 		check(element.meshes.size() >= 1, "%s has a mesh" % gid)
 		check(element.base_aabb.size.length() > 0.0, "%s has a box" % gid)
@@ -48,7 +48,7 @@ func run_test() -> void:
 
 	# The same building from bytes (the link's model message).
 	var bytes: PackedByteArray = FileAccess.get_file_as_bytes(glb)
-	var from_bytes: BuildingModel = BuildingModel.new()
+	var from_bytes: BimVoiceBuildingModel = BimVoiceBuildingModel.new()
 	root.add_child(from_bytes)
 	check_eq(from_bytes.load_bytes(bytes, "bytes"), OK, "load from bytes")
 	check_eq(Array(from_bytes.element_ids()), expected, "ids from bytes")

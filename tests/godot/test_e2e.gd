@@ -19,14 +19,14 @@ func run_test() -> void:
 	rt.speak_answers = false
 	_clear_model_cache()
 	rt.answer_received.connect(func(response: Dictionary) -> void: answers.append(response))
-	var link: AgentLink = rt.connect_agent(args["agent"])
+	var link: BimVoiceAgentLink = rt.connect_agent(args["agent"])
 	if not check(await wait_for(func() -> bool: return link.is_in_sync(), "welcome"), "linked"):
 		return
 	if not check(await wait_for(rt.building.is_loaded, "model download"), "building downloaded"):
 		return
 	check_eq(rt.building.elements.size(), int(expect["elements"]), "elements in the downloaded glb")
 	check(rt.model_hash == str(link.model_info.get("hash", "?")), "model hash recorded")
-	var rig: DesktopRig = DesktopRig.new()
+	var rig: BimVoiceDesktopRig = BimVoiceDesktopRig.new()
 	rig.runtime = rt
 	root.add_child(rig)
 	rig.set_active(true)

@@ -18,7 +18,7 @@ func run_test() -> void:
 	rt = runtime()
 	rt.speak_answers = false
 	rt.answer_received.connect(func(response: Dictionary) -> void: answers.append(response))
-	var link: AgentLink = rt.connect_agent(args["agent"])
+	var link: BimVoiceAgentLink = rt.connect_agent(args["agent"])
 	if not check(await wait_for(func() -> bool: return link.is_in_sync(), "welcome"), "linked"):
 		return
 	if not check(await wait_for(rt.building.is_loaded, "model download"), "building downloaded"):

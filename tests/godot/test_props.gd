@@ -5,22 +5,22 @@ extends "res://tests/godot/scene_test.gd"
 
 
 func run_test() -> void:
-	var library: PropLibrary = PropLibrary.new(args["props-dir"])
-	for asset: String in SchemaConstants.PROP_ASSETS:
+	var library: BimVoicePropLibrary = BimVoicePropLibrary.new(args["props-dir"])
+	for asset: String in BimVoiceSchemaConstants.PROP_ASSETS:
 		var node: Node3D = library.instantiate(asset)
 		root.add_child(node)
 		check_eq(node.get_meta(&"fallback"), false, "%s comes from its glb" % asset)
 		var box: AABB = bounds(node)
-		var size: Vector3 = SchemaConstants.PROP_SIZES[asset]
+		var size: Vector3 = BimVoiceSchemaConstants.PROP_SIZES[asset]
 		check_near(box.size, size, 0.03, "%s size (width, height, depth)" % asset)
 		check_near(box.position.y, 0.0, 1e-3, "%s stands on the floor" % asset)
 		node.queue_free()
 	check(library.missing.is_empty(), "nothing missing: %s" % str(library.missing))
-	var empty: PropLibrary = PropLibrary.new(args["props-dir"] + "/nowhere")
+	var empty: BimVoicePropLibrary = BimVoicePropLibrary.new(args["props-dir"] + "/nowhere")
 	var box_node: Node3D = empty.instantiate("sofa")
 	root.add_child(box_node)
 	check_eq(box_node.get_meta(&"fallback"), true, "missing glb -> box")
-	var sofa: Vector3 = SchemaConstants.PROP_SIZES["sofa"]
+	var sofa: Vector3 = BimVoiceSchemaConstants.PROP_SIZES["sofa"]
 	check_near(bounds(box_node).size, sofa, 1e-3, "box has the sofa's size")
 	check_eq(Array(empty.missing), ["sofa"], "missing asset listed")
 	await process_frame

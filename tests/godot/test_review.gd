@@ -10,7 +10,7 @@ func run_test() -> void:
 	rt = runtime()
 	rt.speak_answers = false
 	check_eq(rt.load_glb(args["glb"]), OK, "runtime loads the glb")
-	var environment: BimEnvironment = BimEnvironment.new()
+	var environment: BimVoiceEnvironment = BimVoiceEnvironment.new()
 	root.add_child(environment)
 	rt.environment = environment
 	var states: Dictionary = read_json(args["states"])
@@ -29,7 +29,7 @@ func run_test() -> void:
 	check_near(again.size, full.size, 1e-3, "same size as loaded")
 	check(not rt.clipper.is_active(), "no section")
 	var rotation: Vector3 = environment.sun.rotation_degrees
-	check_near(rotation, BimEnvironment.DEFAULT_SUN_ROTATION, 1e-3, "sun back")
+	check_near(rotation, BimVoiceEnvironment.DEFAULT_SUN_ROTATION, 1e-3, "sun back")
 	await test_measure(states["table"])
 
 
@@ -47,7 +47,7 @@ func test_measure(table: Dictionary) -> void:
 	check_eq(pts.size(), 2, "two points")
 	check_near(metres, pts[0].distance_to(pts[1]), 1e-4, "distance between the picked points")
 	check(metres > 4.0, "the points lie about 4 m apart in plan: %f" % metres)
-	check_eq(rt.measure.label_text(), MeasureTool.format_metres(metres), "label shows it")
+	check_eq(rt.measure.label_text(), BimVoiceMeasureTool.format_metres(metres), "label shows it")
 	check_eq(rt.measure_along(Vector3(0, 1000, 0), Vector3(0, 900, 0)), -2.0, "a ray into the sky")
 	# On the table model the same points measure the same real-world distance.
 	check(rt.applier.apply_state(table).ok, "table state")
@@ -60,7 +60,7 @@ func test_measure(table: Dictionary) -> void:
 	rt.measure_along(world_a + Vector3(0, 0.5, 0), world_a - Vector3(0, 0.5, 0))
 	var small: float = rt.measure_along(world_b + Vector3(0, 0.5, 0), world_b - Vector3(0, 0.5, 0))
 	check_near(small, metres, 0.05, "real-world metres on the scale model (scale %f)" % k)
-	check_eq(MeasureTool.format_metres(0.48), "48 cm", "short lengths in centimetres")
+	check_eq(BimVoiceMeasureTool.format_metres(0.48), "48 cm", "short lengths in centimetres")
 
 
 func test_table(state: Dictionary, full: AABB) -> void:
@@ -68,7 +68,7 @@ func test_table(state: Dictionary, full: AABB) -> void:
 	var box: AABB = rt.building.global_transform * rt.building.world_aabb()
 	var pose: Dictionary = state["pose"]
 	var p: Array = pose["position"]
-	var eye: Vector3 = Frames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
+	var eye: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
 	var floor_y: float = eye.y - 1.6
 	# Small enough for a table: at most a metre across in plan, standing on a table top.
 	var fits: bool = box.size.x <= 1.0 + 1e-3 and box.size.z <= 1.0 + 1e-3
@@ -77,7 +77,7 @@ func test_table(state: Dictionary, full: AABB) -> void:
 	check_near(box.position.y, floor_y + 0.8, 0.02, "on a table top 0.8 m above the floor")
 	# In front of the user: the centre lies along the heading, about a metre away.
 	var yaw: float = deg_to_rad(float(pose["yaw"]))
-	var ahead: Vector3 = Frames.ifc_to_godot(Vector3(cos(yaw), sin(yaw), 0.0))
+	var ahead: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(cos(yaw), sin(yaw), 0.0))
 	var to_model: Vector3 = box.get_center() - eye
 	to_model.y = 0.0
 	check(to_model.normalized().dot(ahead) > 0.95, "in front of the user")
@@ -91,12 +91,14 @@ func test_table(state: Dictionary, full: AABB) -> void:
 	check(picked, "the table model can be pointed at")
 
 
-func test_sun(state: Dictionary, environment: BimEnvironment) -> void:
+func test_sun(state: Dictionary, environment: BimVoiceEnvironment) -> void:
 	check(rt.applier.apply_state(state).ok, "sun state applied")
 	var sun: Dictionary = state["sun"]
 	var d: Array = sun["direction"]
-	var expected: Vector3 = Frames.ifc_to_godot(Vector3(d[0], d[1], d[2])).normalized()
-	check_near(environment.towards_sun(), expected, 1e-4, "the light comes from the sun's direction")
+	var expected: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(d[0], d[1], d[2])).normalized()
+	check_near(
+		environment.towards_sun(), expected, 1e-4, "the light comes from the sun's direction"
+	)
 	var elevation: float = rad_to_deg(asin(environment.towards_sun().y))
 	check_near(elevation, float(sun["elevation_deg"]), 0.05, "sun elevation")
 	check(environment.sun.light_energy > 0.0, "the sun is up and lights the model")
@@ -107,7 +109,13 @@ func test_section(state: Dictionary) -> void:
 	check(rt.clipper.is_active(), "section active")
 	var planes: Array = state["sections"]
 	var z: float = float(planes[0]["location"][2])
-	check(rt.clipper.is_cut(Frames.ifc_to_godot(Vector3(5.0, 5.0, z + 0.5))), "above the cut is cut")
-	check(not rt.clipper.is_cut(Frames.ifc_to_godot(Vector3(5.0, 5.0, z - 0.5))), "below is kept")
+	check(
+		rt.clipper.is_cut(BimVoiceFrames.ifc_to_godot(Vector3(5.0, 5.0, z + 0.5))),
+		"above the cut is cut"
+	)
+	check(
+		not rt.clipper.is_cut(BimVoiceFrames.ifc_to_godot(Vector3(5.0, 5.0, z - 0.5))),
+		"below is kept"
+	)
 	check(rt.clipper.twinned_count() > 0, "surfaces draw with clipping materials")
 	check_eq(rt.applier.current_state()["sections"], planes, "mirror has the section")

@@ -33,15 +33,17 @@ func key_event(code: Key, pressed: bool) -> InputEventKey:
 
 
 func test_desktop() -> void:
-	var rig: DesktopRig = DesktopRig.new()
+	var rig: BimVoiceDesktopRig = BimVoiceDesktopRig.new()
 	rig.runtime = rt
 	root.add_child(rig)
 	rig.set_active(true)
 	rt.rig = rig
 	var pose: Dictionary = {"position": [2.0, 3.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 	rig.teleport_to_pose(pose)
-	check_near(rig.head_transform().origin, Vector3(2.0, 1.6, -3.0), 1e-5, "desktop eye at the pose")
-	var back: Dictionary = Frames.pose_from_transform(rig.head_transform())
+	check_near(
+		rig.head_transform().origin, Vector3(2.0, 1.6, -3.0), 1e-5, "desktop eye at the pose"
+	)
+	var back: Dictionary = BimVoiceFrames.pose_from_transform(rig.head_transform())
 	check_near(float(back["yaw"]), 90.0, 1e-3, "desktop yaw round trip")
 	check_near(float(back["pitch"]), 0.0, 1e-3, "desktop pitch round trip")
 	# Walk: W for one second at 2.5 m/s along yaw 90 (IFC +Y).
@@ -49,7 +51,7 @@ func test_desktop() -> void:
 	rig.step(1.0)
 	check(rig.handle_input(key_event(KEY_W, false)), "W release used")
 	rig.step(1.0)
-	var walked: Vector3 = Frames.godot_to_ifc(rig.head_transform().origin)
+	var walked: Vector3 = BimVoiceFrames.godot_to_ifc(rig.head_transform().origin)
 	check_near(walked, Vector3(2.0, 5.5, 1.6), 1e-4, "walked 2.5 m forward")
 	rig.handle_input(key_event(KEY_E, true))
 	rig.step(0.4)
@@ -61,7 +63,9 @@ func test_desktop() -> void:
 	rig.handle_input(key_event(KEY_E, false))
 	rig.step(0.5)
 	check_near(
-		rig.head_transform().origin.y - before_tap.y, rig.speed * rig.tap_seconds, 1e-4,
+		rig.head_transform().origin.y - before_tap.y,
+		rig.speed * rig.tap_seconds,
+		1e-4,
 		"a tap within one frame moves"
 	)
 	# Typing: a printable key that is not a control starts the command line with it; Escape
@@ -125,16 +129,50 @@ func test_desktop() -> void:
 	check_eq(rt.hud.selection, rt.describe_element(ids["door"]), "HUD names the selection")
 	check(rig.hud.shown_text().contains("Selected: "), "desktop HUD shows the selection")
 	# Hidden elements are not picked: hide the door, click again -> the wall behind it.
-	var hide: Dictionary = {"elements": [{
-		"ids": [ids["door"]], "hidden": true, "deleted": false, "color": null, "transform": null
-	}], "props_added": [], "props_removed": []}
+	var hide: Dictionary = {
+		"elements":
+		[
+			# Hidden elements are not picked: hide the door, click again -> the wall behind it.
+			{
+				"ids": [ids["door"]],
+				"hidden": true,
+				"deleted": false,
+				"color": null,
+				"transform": null
+			}
+		],
+		"props_added": [],
+		"props_removed": []
+	}
 	check(rt.applier.apply_delta(hide).ok, "hide the door")
 	rt.applier.drain()  # on a loaded machine the frame budget can leave part of the change for later
 	rig.handle_input(click)
 	check_eq(Array(rt.applier.selected_ids()), [ids["wall2"]], "click goes through the hidden door")
-	check(rt.applier.apply_delta({"elements": [{
-		"ids": [ids["door"]], "hidden": false, "deleted": false, "color": null, "transform": null
-	}], "props_added": [], "props_removed": [], "selected": []}).ok, "show the door")
+	check(
+		(
+			rt
+			. applier
+			. apply_delta(
+				{
+					"elements":
+					[
+						{
+							"ids": [ids["door"]],
+							"hidden": false,
+							"deleted": false,
+							"color": null,
+							"transform": null
+						}
+					],
+					"props_added": [],
+					"props_removed": [],
+					"selected": []
+				}
+			)
+			. ok
+		),
+		"show the door"
+	)
 	check_eq(rt.hud.selection, "", "cleared selection leaves the HUD")
 	check(not rig.hud.shown_text().contains("Selected"), "no stale selection line")
 	# Typed command and push-to-talk without an agent: the HUD says so.
@@ -147,7 +185,9 @@ func test_desktop() -> void:
 	check(rt.hud.note.contains("not connected"), "push-to-talk without agent: " + rt.hud.note)
 	rig.handle_input(key_event(KEY_V, false))
 	# Spectator: behind and above the user's head, looking at it.
-	var spectator: SpectatorView = (load("res://scenes/spectator.tscn") as PackedScene).instantiate()
+	var spectator: BimVoiceSpectatorView = (
+		(load("res://scenes/spectator.tscn") as PackedScene).instantiate()
+	)
 	spectator.rig = rig
 	spectator.smoothing = 0.0
 	root.add_child(spectator)
@@ -155,67 +195,81 @@ func test_desktop() -> void:
 	spectator.follow(0.016)
 	var head: Vector3 = rig.head_transform().origin
 	var cam: Vector3 = spectator.camera.global_position
-	var behind: Vector3 = Frames.godot_to_ifc(cam - head)
+	var behind: Vector3 = BimVoiceFrames.godot_to_ifc(cam - head)
 	check_near(behind.x, -spectator.distance, 1e-3, "spectator behind the user (yaw 0 -> -X)")
 	check_near(behind.z, spectator.height, 1e-3, "spectator above the user")
 	var looking: Vector3 = -spectator.camera.global_basis.z
 	check_near(looking, (head - cam).normalized(), 1e-4, "spectator looks at the user")
 	check_near(spectator.avatar.head.global_position, head, 1e-5, "avatar head on the user's head")
-	check(spectator.avatar.head.layers == BimAvatar.AVATAR_LAYER_MASK, "avatar on its own layer")
 	check(
-		rig.camera().cull_mask & BimAvatar.AVATAR_LAYER_MASK == 0,
+		spectator.avatar.head.layers == BimVoiceAvatar.AVATAR_LAYER_MASK, "avatar on its own layer"
+	)
+	check(
+		rig.camera().cull_mask & BimVoiceAvatar.AVATAR_LAYER_MASK == 0,
 		"the user's own camera does not draw the avatar"
 	)
 	# The east wall stands behind the user: the camera comes in front of it, still behind the user.
 	rig.teleport_to_pose({"position": [9.0, 4.0, 1.6], "yaw": 180.0, "pitch": 0.0})
 	spectator.follow(0.016)
-	var kept: Vector3 = Frames.godot_to_ifc(spectator.camera.global_position)
-	check(kept.x < 9.85 and kept.x > 9.0, "spectator in front of the wall behind the user: %s" % kept)
+	var kept: Vector3 = BimVoiceFrames.godot_to_ifc(spectator.camera.global_position)
+	check(
+		kept.x < 9.85 and kept.x > 9.0, "spectator in front of the wall behind the user: %s" % kept
+	)
 	# The spectator window: beside the main window when the screen has room, else inside its top
 	# right corner, never over the HUD panel (top left).
-	var beside: Rect2i = BimVoiceMain.spectator_rect(Rect2i(0, 0, 1280, 720), Rect2i(0, 0, 1920, 1080))
+	var beside: Rect2i = BimVoiceMain.spectator_rect(
+		Rect2i(0, 0, 1280, 720), Rect2i(0, 0, 1920, 1080)
+	)
 	check_eq(beside.position, Vector2i(1280, 0), "spectator beside the main window")
-	var inset: Rect2i = BimVoiceMain.spectator_rect(Rect2i(0, 0, 1280, 720), Rect2i(0, 0, 1280, 720))
+	var inset: Rect2i = BimVoiceMain.spectator_rect(
+		Rect2i(0, 0, 1280, 720), Rect2i(0, 0, 1280, 720)
+	)
 	check(inset.position.x >= 12 + 460 + 12, "spectator clear of the HUD panel: %s" % inset)
 	check(Rect2i(0, 0, 1280, 720).encloses(inset), "spectator inside the screen")
-	check(RenderQuality.is_software_renderer("Mesa / llvmpipe (LLVM 22.1.8, 256 bits)"), "llvmpipe")
-	check(not RenderQuality.is_software_renderer("NVIDIA / GeForce RTX 4070"), "a GPU")
+	check(
+		BimVoiceRenderQuality.is_software_renderer("Mesa / llvmpipe (LLVM 22.1.8, 256 bits)"),
+		"llvmpipe"
+	)
+	check(not BimVoiceRenderQuality.is_software_renderer("NVIDIA / GeForce RTX 4070"), "a GPU")
 	spectator.queue_free()
 	rig.queue_free()
 	await process_frame
 
 
-func head_yaw(rig: BimRig) -> float:
-	return Frames.ifc_yaw_pitch_from_basis(rig.head_transform().basis).x
+func head_yaw(rig: BimVoiceRig) -> float:
+	return BimVoiceFrames.ifc_yaw_pitch_from_basis(rig.head_transform().basis).x
 
 
 func test_xr() -> void:
-	var rig: XRRig = XRRig.new()
+	var rig: BimVoiceXRRig = BimVoiceXRRig.new()
 	rig.runtime = rt
 	root.add_child(rig)
 	rt.rig = rig
 	var mask: int = rig.xr_camera.cull_mask
-	check(mask & BimAvatar.AVATAR_LAYER_MASK == 0, "headset does not draw the avatar")
+	check(mask & BimVoiceAvatar.AVATAR_LAYER_MASK == 0, "headset does not draw the avatar")
 	# Agent pose -> the headset's eyes there, facing the yaw.
 	rig.teleport_to_pose({"position": [3.0, 2.0, 1.7], "yaw": 0.0, "pitch": 0.0})
-	check_near(rig.head_transform().origin, Frames.ifc_to_godot(Vector3(3.0, 2.0, 1.7)), 1e-4,
-		"XR eyes at the pose")
+	check_near(
+		rig.head_transform().origin,
+		BimVoiceFrames.ifc_to_godot(Vector3(3.0, 2.0, 1.7)),
+		1e-4,
+		"XR eyes at the pose"
+	)
 	check_near(head_yaw(rig), 0.0, 1e-3, "XR yaw")
 	# Snap turn about the head.
 	var eye: Vector3 = rig.head_transform().origin
 	rig.on_stick(rig.right_hand, Vector2(0.9, 0.0))
 	check_near(head_yaw(rig), -30.0, 1e-3, "snap right")
 	rig.on_stick(rig.right_hand, Vector2(0.95, 0.1))
-	check_near(head_yaw(rig), -30.0, 1e-3,
-		"one snap per push")
+	check_near(head_yaw(rig), -30.0, 1e-3, "one snap per push")
 	rig.on_stick(rig.right_hand, Vector2.ZERO)
 	rig.on_stick(rig.right_hand, Vector2(-0.9, 0.0))
 	rig.on_stick(rig.right_hand, Vector2.ZERO)
 	check_near(head_yaw(rig), 0.0, 1e-3, "snap left")
 	check_near(rig.head_transform().origin, eye, 1e-4, "snap turn keeps the head in place")
 	# Teleport arc onto the floor slab (top at y = 0).
-	var hand_at: Vector3 = Frames.ifc_to_godot(Vector3(3.0, 2.0, 1.2))
-	var aim: Vector3 = Frames.ifc_to_godot(Vector3(6.0, 2.0, 0.0))
+	var hand_at: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(3.0, 2.0, 1.2))
+	var aim: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(6.0, 2.0, 0.0))
 	rig.right_hand.global_transform = Transform3D(
 		Basis.looking_at((aim - hand_at).normalized() + Vector3(0, 0.6, 0), Vector3.UP), hand_at
 	)
@@ -275,10 +329,10 @@ func decode(pcm: PackedByteArray) -> PackedFloat32Array:
 func test_resampler() -> void:
 	for rate: float in [48000.0, 44100.0]:
 		var frames: PackedVector2Array = sine(rate, 1.0, 440.0)
-		var whole: PcmResampler = PcmResampler.new(rate)
+		var whole: BimVoicePcmResampler = BimVoicePcmResampler.new(rate)
 		var one: PackedByteArray = whole.push_stereo(frames)
 		one.append_array(whole.flush())
-		var chunked: PcmResampler = PcmResampler.new(rate)
+		var chunked: BimVoicePcmResampler = BimVoicePcmResampler.new(rate)
 		var parts: PackedByteArray = PackedByteArray()
 		var at: int = 0
 		while at < frames.size():
@@ -297,24 +351,27 @@ func test_resampler() -> void:
 			peak = maxf(peak, absf(samples[i]))
 		check(absi(crossings - 880) <= 4, "440 Hz survives resampling (%d crossings)" % crossings)
 		check_near(peak, 0.5, 0.03, "amplitude kept at %d Hz" % rate)
-	var mono: PcmResampler = PcmResampler.new(32000.0)
+	var mono: BimVoicePcmResampler = BimVoicePcmResampler.new(32000.0)
 	var four: PackedFloat32Array = PackedFloat32Array([0.25, 0.75, -1.0, -0.5])
 	var halved: PackedFloat32Array = decode(mono.push_mono(four))
 	check_eq(halved.size(), 2, "mono input: a window waits until its samples are there")
 	check_near(halved[0], 0.5, 1e-4, "box filter, first window")
 	check_near(halved[1], -0.25, 1e-4, "box filter, second window")
 	check_eq(decode(mono.flush()).size(), 1, "flush gives the last partial window")
-	var clipped: PackedByteArray = PcmResampler.to_pcm16(PackedFloat32Array([1.5, -2.0]))
+	var clipped: PackedByteArray = BimVoicePcmResampler.to_pcm16(PackedFloat32Array([1.5, -2.0]))
 	check_eq(clipped, PackedByteArray([255, 127, 0, 128]), "PCM16 clips")
 
 
 func test_mic() -> void:
-	var mic: MicCapture = MicCapture.new()
+	var mic: BimVoiceMicCapture = BimVoiceMicCapture.new()
 	root.add_child(mic)
 	var chunks: Array[PackedByteArray] = []
 	mic.chunk_ready.connect(func(pcm: PackedByteArray) -> void: chunks.append(pcm))
-	check_eq(AudioServer.get_bus_index(MicCapture.BUS_NAME) >= 0, true, "Mic bus exists")
-	check(AudioServer.is_bus_mute(AudioServer.get_bus_index(MicCapture.BUS_NAME)), "Mic bus is muted")
+	check_eq(AudioServer.get_bus_index(BimVoiceMicCapture.BUS_NAME) >= 0, true, "Mic bus exists")
+	check(
+		AudioServer.is_bus_mute(AudioServer.get_bus_index(BimVoiceMicCapture.BUS_NAME)),
+		"Mic bus is muted"
+	)
 	var problem: String = mic.start()
 	check_eq(problem, "", "capture starts")
 	var rate: float = AudioServer.get_mix_rate()

@@ -11,12 +11,12 @@ extends "res://tests/godot/scene_test.gd"
 const Remote: GDScript = preload("res://tests/godot/monado_remote.gd")
 const EyeCapture: GDScript = preload("res://tests/godot/eye_capture.gd")
 const TIMEOUT_S: float = 60.0
-## Frames to wait after a change so every swapchain image shows it.
+## BimVoiceFrames to wait after a change so every swapchain image shows it.
 const SETTLE_FRAMES: int = 12
 
 var rt: BimVoiceRuntime
 var main: Node3D
-var xr_rig: XRRig
+var xr_rig: BimVoiceXRRig
 var remote: RefCounted
 var answers: Array[Dictionary] = []
 var out_dir: String
@@ -35,7 +35,7 @@ func run_test() -> void:
 	root.add_child(main)
 	if not check(bool(main.get("xr_active")), "main scene started in XR mode"):
 		return
-	xr_rig = main.get("rig") as XRRig
+	xr_rig = main.get("rig") as BimVoiceXRRig
 	check(xr_rig != null, "the XR rig is in use")
 	capture = EyeCapture.new()
 	var compositor: Compositor = Compositor.new()
@@ -60,7 +60,7 @@ func run_test() -> void:
 	remote.head(head_tracking)
 	remote.send()
 
-	var link: AgentLink = rt.connect_agent(args["agent"])
+	var link: BimVoiceAgentLink = rt.connect_agent(args["agent"])
 	if not check(await wait_for(func() -> bool: return link.is_in_sync(), "welcome"), "linked"):
 		return
 	if not check(await wait_for(rt.building.is_loaded, "model download"), "building downloaded"):
@@ -77,21 +77,21 @@ func run_test() -> void:
 
 ## The origin faces away from the door; only the tracked head, turned by 180 degrees in the
 ## runtime, faces it. The agent must see the head's pose to find the door "in front of me".
-func _head_pose_reaches_agent(pose: Dictionary, door: String, link: AgentLink) -> void:
+func _head_pose_reaches_agent(pose: Dictionary, door: String, link: BimVoiceAgentLink) -> void:
 	var away: Dictionary = pose.duplicate()
-	away["yaw"] = Frames.wrap_degrees(float(pose["yaw"]) + 180.0)
+	away["yaw"] = BimVoiceFrames.wrap_degrees(float(pose["yaw"]) + 180.0)
 	xr_rig.teleport_to_pose(away)
 	await frames(3)
 	var cam: XRCamera3D = xr_rig.xr_camera
-	var yaw_before: float = Frames.ifc_yaw_pitch_from_basis(cam.global_basis).x
-	check_near(absf(Frames.wrap_degrees(yaw_before - float(pose["yaw"]))), 180.0, 2.0,
+	var yaw_before: float = BimVoiceFrames.ifc_yaw_pitch_from_basis(cam.global_basis).x
+	check_near(absf(BimVoiceFrames.wrap_degrees(yaw_before - float(pose["yaw"]))), 180.0, 2.0,
 		"before the head turns, the user faces away from the door")
 	head_tracking = Transform3D(Basis(Vector3.UP, PI), head_tracking.origin)
 	remote.head(head_tracking)
 	remote.send()
 	var turned: Callable = func() -> bool:
-		var yaw: float = Frames.ifc_yaw_pitch_from_basis(cam.global_basis).x
-		return absf(Frames.wrap_degrees(yaw - float(pose["yaw"]))) < 2.0
+		var yaw: float = BimVoiceFrames.ifc_yaw_pitch_from_basis(cam.global_basis).x
+		return absf(BimVoiceFrames.wrap_degrees(yaw - float(pose["yaw"]))) < 2.0
 	var sent: int = link.stats["poses_sent"]
 	check(await wait_for(turned, "head turn"), "the runtime's head pose turned the XR camera")
 	var pose_sent: Callable = func() -> bool: return link.stats["poses_sent"] > sent
@@ -196,15 +196,15 @@ func _teleport_and_turn(door: String) -> void:
 	check(await wait_for(moved, "teleport"), "released: the user stands where the arc landed")
 	check_near(xr_rig.origin.global_position.y, target.y, 0.01, "the user's feet are on that floor")
 
-	var yaw_before: float = Frames.ifc_yaw_pitch_from_basis(cam.global_basis).x
+	var yaw_before: float = BimVoiceFrames.ifc_yaw_pitch_from_basis(cam.global_basis).x
 	remote.thumbstick(true, Vector2(1.0, 0.0))
 	remote.send()
 	var turned: Callable = func() -> bool:
-		var yaw: float = Frames.ifc_yaw_pitch_from_basis(cam.global_basis).x
-		return absf(Frames.wrap_degrees(yaw - yaw_before)) > 1.0
+		var yaw: float = BimVoiceFrames.ifc_yaw_pitch_from_basis(cam.global_basis).x
+		return absf(BimVoiceFrames.wrap_degrees(yaw - yaw_before)) > 1.0
 	check(await wait_for(turned, "snap turn"), "thumbstick right: snap turn")
-	var yaw_after: float = Frames.ifc_yaw_pitch_from_basis(cam.global_basis).x
-	check_near(Frames.wrap_degrees(yaw_after - yaw_before), -xr_rig.snap_degrees, 0.5,
+	var yaw_after: float = BimVoiceFrames.ifc_yaw_pitch_from_basis(cam.global_basis).x
+	check_near(BimVoiceFrames.wrap_degrees(yaw_after - yaw_before), -xr_rig.snap_degrees, 0.5,
 		"turned right by the snap angle")
 	remote.thumbstick(true, Vector2.ZERO)
 	remote.send()
@@ -216,7 +216,7 @@ func _runtime_lost() -> void:
 	OS.kill(int(args["monado-pid"]))
 	var lost: Callable = func() -> bool: return not bool(main.get("xr_active"))
 	check(await wait_for(lost, "runtime loss noticed"), "the app noticed the runtime is gone")
-	check(main.get("rig") is DesktopRig, "the desktop rig took over")
+	check(main.get("rig") is BimVoiceDesktopRig, "the desktop rig took over")
 	check(rt.rig == main.get("rig"), "the runtime follows the new rig")
 	check(rt.hud.note.contains("headset runtime lost"), "HUD says so: " + rt.hud.note)
 	check(not root.use_xr, "the window no longer renders for the headset")

@@ -61,7 +61,7 @@ def build_project(dest: Path) -> GodotProject:
     out = subprocess.run([*prefix, "--headless", "--path", str(dest), "--import"], capture_output=True,
                          text=True, timeout=300, env=godot.godot_env(), check=False)
     cache = dest / ".godot" / "global_script_class_cache.cfg"
-    if not cache.is_file() or "AgentLink" not in cache.read_text():
+    if not cache.is_file() or "BimVoiceAgentLink" not in cache.read_text():
         raise RuntimeError(f"Godot did not import the link scripts (rc {out.returncode}):\n"
                            f"{out.stdout[-3000:]}\n{out.stderr[-3000:]}")
     return GodotProject(dest, prefix)

@@ -1,6 +1,7 @@
-class_name ApplyReport
+class_name BimVoiceApplyReport
 extends RefCounted
-## What one [method ChangeApplier.apply_delta] or [method ChangeApplier.apply_state] did.
+## What one [method BimVoiceChangeApplier.apply_delta] or [method BimVoiceChangeApplier.apply_state]
+## did.
 
 ## False when the input was refused (then nothing changed and [member error] says why).
 var ok: bool = true
@@ -39,8 +40,8 @@ var review_changed: bool = false
 
 
 ## A refused input.
-static func refused(message: String) -> ApplyReport:
-	var report: ApplyReport = ApplyReport.new()
+static func refused(message: String) -> BimVoiceApplyReport:
+	var report: BimVoiceApplyReport = BimVoiceApplyReport.new()
 	report.ok = false
 	report.error = message
 	return report

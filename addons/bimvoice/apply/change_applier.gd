@@ -1,16 +1,17 @@
-class_name ChangeApplier
+class_name BimVoiceChangeApplier
 extends RefCounted
 ## Mirrors the agent's scene state in the engine: applies `engine_state` (full resync) and
-## `engine_delta` (see `$defs` in pyagent/actions/action.schema.json) to a [BuildingModel].
+## `engine_delta` (see `$defs` in pyagent/actions/action.schema.json) to a [BimVoiceBuildingModel].
 ##
 ## Every override can be undone exactly: visibility, colour/transparency (surface override
 ## materials; the loaded ones are put back), transforms (translation in IFC metres, rotation in
-## degrees about the element's own centre, converted with [Frames]), deletion (hidden and marked),
+## degrees about the element's own centre, converted with [BimVoiceFrames]), deletion (hidden and
+## marked),
 ## props (glb furniture or labelled boxes), the selection highlight (a material overlay) and the
 ## pose (handed to the rig through [signal pose_changed]).
 ##
 ## Input is checked in full first: a malformed state or delta changes nothing and comes back as
-## a refused [ApplyReport]. A delta's element changes come in groups (elements sharing one
+## a refused [BimVoiceApplyReport]. A delta's element changes come in groups (elements sharing one
 ## override state), so the work per element is a lookup, a flag test and the node setters that
 ## the change needs; materials and motions are made once per group. Only what differs from the
 ## current state is touched. When the building is (re)loaded the mirrored state is applied to
@@ -21,7 +22,7 @@ signal pose_changed(pose: Dictionary)
 ## The set of selected elements changed.
 signal selection_changed(ids: PackedStringArray)
 ## A delta was applied in full (at once, or over several [method drain] calls).
-signal batch_applied(report: ApplyReport)
+signal batch_applied(report: BimVoiceApplyReport)
 ## The review view changed: the section (clipping planes, IFC frame), the sun study (or null)
 ## or the scale-model view (or null); see `engine_state` in the action schema.
 signal review_changed(sections: Array, sun: Variant, view_scale: Variant)
@@ -37,19 +38,19 @@ const MOVED: int = 8
 const KNOWN_MOTIONS_MAX: int = 256
 
 ## The building the changes apply to.
-var building: BuildingModel
+var building: BimVoiceBuildingModel
 ## Where props go.
 var props_root: Node3D
 ## Prop assets.
-var props: PropLibrary
+var props: BimVoicePropLibrary
 ## Shared override materials.
-var materials: MaterialCache = MaterialCache.new()
+var materials: BimVoiceMaterialCache = BimVoiceMaterialCache.new()
 ## Microseconds per frame, counted from [method begin_frame] (or from the frame's first
 ## [method drain_frame]): [method apply_delta] and [method drain_frame] stop when it is spent and
 ## the rest waits for the next frame. 0 applies every delta at once.
 var budget_usec: int = 0
 
-# Per element (index of BuildingModel.element_list, as bound by _bind):
+# Per element (index of BimVoiceBuildingModel.element_list, as bound by _bind):
 # HIDDEN | DELETED | COLORED | MOVED as shown by the node now,
 var _flags: PackedByteArray = PackedByteArray()
 # the element group (engine_element_group) whose state it shows, or null when pristine,
@@ -107,12 +108,12 @@ class PendingBatch:
 	var groups: Array
 	var at: PackedInt32Array = PackedInt32Array()
 	var ends: PackedInt32Array = PackedInt32Array()
-	var report: ApplyReport = ApplyReport.new()
+	var report: BimVoiceApplyReport = BimVoiceApplyReport.new()
 	var check_group: int = 0
 	var check_at: int = 0
 	var apply_group: int = 0
 	var applied: int = 0
-	## For a batch made by [method ChangeApplier.prepare_delta]: why the delta is malformed
+	## For a batch made by [method BimVoiceChangeApplier.prepare_delta]: why the delta is malformed
 	## ("" when fine), and the binding its ids were looked up in.
 	var error: String = ""
 	var generation: int = -1
@@ -137,9 +138,11 @@ class PendingBatch:
 
 
 ## An applier for [param target]; props go under [param prop_parent] (made if null).
-func _init(target: BuildingModel, prop_parent: Node3D = null, library: PropLibrary = null) -> void:
+func _init(
+	target: BimVoiceBuildingModel, prop_parent: Node3D = null, library: BimVoicePropLibrary = null
+) -> void:
 	building = target
-	props = library if library != null else PropLibrary.new()
+	props = library if library != null else BimVoicePropLibrary.new()
 	if prop_parent == null:
 		prop_parent = Node3D.new()
 		prop_parent.name = PROPS_NODE_NAME
@@ -154,10 +157,10 @@ func _init(target: BuildingModel, prop_parent: Node3D = null, library: PropLibra
 ## With [member budget_usec] set, checking and applying stop when this frame's budget is spent
 ## and go on in [method drain_frame]: the returned report is complete (or refused) once
 ## [signal batch_applied] is emitted for it. Without a budget it is complete on return.
-func apply_delta(delta: Variant) -> ApplyReport:
-	var problem: String = ChangeCheck.delta_problem(delta)
+func apply_delta(delta: Variant) -> BimVoiceApplyReport:
+	var problem: String = BimVoiceChangeCheck.delta_problem(delta)
 	if not problem.is_empty():
-		return ApplyReport.refused(problem)
+		return BimVoiceApplyReport.refused(problem)
 	var batch: PendingBatch = PendingBatch.new(delta)
 	_pending.append(batch)
 	drain_frame()
@@ -182,7 +185,7 @@ func frame_budget_left() -> int:
 ## call on a worker thread (the link does, as it parses a large delta). Give the result to
 ## [method apply_prepared] on the main thread.
 func prepare_delta(delta: Variant) -> PendingBatch:
-	var problem: String = ChangeCheck.delta_problem(delta)
+	var problem: String = BimVoiceChangeCheck.delta_problem(delta)
 	if not problem.is_empty():
 		var refused: PendingBatch = PendingBatch.new({})
 		refused.error = problem
@@ -198,9 +201,9 @@ func prepare_delta(delta: Variant) -> PendingBatch:
 
 ## Applies a delta made ready by [method prepare_delta], as [method apply_delta] would (its ids
 ## are looked up again if the building was reloaded since).
-func apply_prepared(b: PendingBatch) -> ApplyReport:
+func apply_prepared(b: PendingBatch) -> BimVoiceApplyReport:
 	if not b.error.is_empty():
-		return ApplyReport.refused(b.error)
+		return BimVoiceApplyReport.refused(b.error)
 	if b.generation != _generation:
 		b.uncheck()
 	_pending.append(b)
@@ -310,11 +313,11 @@ func _accept(b: PendingBatch) -> void:
 # One loop per group with the group's material and motion made beforehand; the per-element work
 # is inline (a call per element would cost more than the setters).
 func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
-	var report: ApplyReport = b.report
+	var report: BimVoiceApplyReport = b.report
 	var at: PackedInt32Array = b.at  # packed arrays are shared, not copied
 	var flags: PackedByteArray = _flags
 	var nodes: Array[Node3D] = _nodes
-	var elements: Array[BuildingElement] = building.element_list
+	var elements: Array[BimVoiceBuildingElement] = building.element_list
 	var group_at: Array = _group_at
 	var material_now: Array = _material_now
 	var motion_now: Array = _motion_now
@@ -366,8 +369,11 @@ func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
 						for s: int in range(surface_start[k], surface_start[k + 1]):
 							surface_mesh[s].set_surface_override_material(
 								surface_index[s],
-								material if surface_alpha[s] >= 1.0
-								else materials.with_opacity(material, surface_alpha[s])
+								(
+									material
+									if surface_alpha[s] >= 1.0
+									else materials.with_opacity(material, surface_alpha[s])
+								)
 							)
 						painted += 1
 					material_now[k] = material
@@ -378,7 +384,8 @@ func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
 					else:
 						var c: Vector3 = _centres[k]
 						nodes[k].transform = (
-							_parent_inverse[k] * Transform3D(basis, c + shift - basis * c)
+							_parent_inverse[k]
+							* Transform3D(basis, c + shift - basis * c)
 							* _parent_base[k]
 						)
 					motion_now[k] = motion
@@ -410,10 +417,10 @@ func has_pending() -> bool:
 
 ## Applies a full `engine_state`: afterwards the engine shows exactly that state. Malformed
 ## input is refused and changes nothing. Queued deltas are finished first.
-func apply_state(full: Variant) -> ApplyReport:
-	var problem: String = ChangeCheck.state_problem(full)
+func apply_state(full: Variant) -> BimVoiceApplyReport:
+	var problem: String = BimVoiceChangeCheck.state_problem(full)
 	if not problem.is_empty():
-		return ApplyReport.refused(problem)
+		return BimVoiceApplyReport.refused(problem)
 	drain()
 	var s: Dictionary = full
 	var hidden: Dictionary = _as_set(s["hidden"])
@@ -428,7 +435,7 @@ func apply_state(full: Variant) -> ApplyReport:
 	var wanted: Dictionary = {}
 	for gid: String in touched:
 		wanted[gid] = [hidden.has(gid), deleted.has(gid), colors.get(gid), transforms.get(gid)]
-	var report: ApplyReport = _apply_now(_grouped(wanted))
+	var report: BimVoiceApplyReport = _apply_now(_grouped(wanted))
 	var by_id: Dictionary = {}
 	for prop: Dictionary in s["props"]:
 		by_id[prop["id"]] = prop
@@ -441,15 +448,23 @@ func apply_state(full: Variant) -> ApplyReport:
 		if not _props.has(pid) or removed.has(pid):
 			added.append(by_id[pid])
 	_viewpoints = (s["viewpoints"] as Dictionary).duplicate(true)
-	_apply_rest({
-		"props_removed": removed, "props_added": added, "selected": s["selected"], "pose": s["pose"],
-		"sections": s["sections"], "sun": s["sun"], "view_scale": s["view_scale"],
-	}, report)
+	_apply_rest(
+		{
+			"props_removed": removed,
+			"props_added": added,
+			"selected": s["selected"],
+			"pose": s["pose"],
+			"sections": s["sections"],
+			"sun": s["sun"],
+			"view_scale": s["view_scale"],
+		},
+		report
+	)
 	return report
 
 
 ## Applies the mirrored state again (after the building was reloaded this happens by itself).
-func reapply() -> ApplyReport:
+func reapply() -> BimVoiceApplyReport:
 	drain()
 	return _reapply_from(_overridden())
 
@@ -563,18 +578,23 @@ static func _same_prop(a: Dictionary, b: Dictionary) -> bool:
 
 static func _is_pristine(change: Dictionary) -> bool:
 	return not (
-		change["hidden"] or change["deleted"] or change["color"] != null or change["transform"] != null
+		change["hidden"]
+		or change["deleted"]
+		or change["color"] != null
+		or change["transform"] != null
 	)
 
 
 # [Godot basis, Godot translation] of an IFC rotation (degrees, X then Y then Z) and translation.
 static func _motion(rotation_deg: Vector3, translation_ifc: Vector3) -> Array:
-	var basis: Basis = Frames.ifc_basis_to_godot(
-		Basis(Vector3(0.0, 0.0, 1.0), deg_to_rad(rotation_deg.z))
-		* Basis(Vector3(0.0, 1.0, 0.0), deg_to_rad(rotation_deg.y))
-		* Basis(Vector3(1.0, 0.0, 0.0), deg_to_rad(rotation_deg.x))
+	var basis: Basis = BimVoiceFrames.ifc_basis_to_godot(
+		(
+			Basis(Vector3(0.0, 0.0, 1.0), deg_to_rad(rotation_deg.z))
+			* Basis(Vector3(0.0, 1.0, 0.0), deg_to_rad(rotation_deg.y))
+			* Basis(Vector3(1.0, 0.0, 0.0), deg_to_rad(rotation_deg.x))
+		)
 	)
-	return [basis, Frames.ifc_to_godot(translation_ifc)]
+	return [basis, BimVoiceFrames.ifc_to_godot(translation_ifc)]
 
 
 # Ids -> [hidden, deleted, color, transform] as element groups, one per distinct state.
@@ -587,7 +607,10 @@ static func _grouped(wanted: Dictionary) -> Array:
 		var group: Dictionary = by_state.get(state, {})
 		if group.is_empty():
 			group = {
-				"ids": [], "hidden": state[0], "deleted": state[1], "color": state[2],
+				"ids": [],
+				"hidden": state[0],
+				"deleted": state[1],
+				"color": state[2],
 				"transform": state[3]
 			}
 			by_state[state] = group
@@ -614,7 +637,7 @@ func _overridden() -> Dictionary:
 
 
 # Checks and applies element groups made here (well-formed) at once.
-func _apply_now(groups: Array) -> ApplyReport:
+func _apply_now(groups: Array) -> BimVoiceApplyReport:
 	var b: PendingBatch = PendingBatch.new(
 		{"elements": groups, "props_added": [], "props_removed": []}
 	)
@@ -683,7 +706,7 @@ func _bind() -> void:
 	_bound_index = building.index
 	_generation += 1
 	_bound_lock.unlock()
-	for e: BuildingElement in building.element_list:
+	for e: BimVoiceBuildingElement in building.element_list:
 		_surface_mesh.append_array(e.surface_meshes)
 		_surface_index.append_array(e.surface_index)
 		_surface_base.append_array(e.base_surface_materials)
@@ -719,17 +742,17 @@ func _on_building_loaded(_count: int) -> void:
 
 
 # Binds the loaded building afresh and shows [param saved] (id -> element group) on it.
-func _reapply_from(saved: Dictionary) -> ApplyReport:
+func _reapply_from(saved: Dictionary) -> BimVoiceApplyReport:
 	_unknown.clear()
 	_bind()
-	var report: ApplyReport = _apply_now(_grouped(_states_of(saved)))
+	var report: BimVoiceApplyReport = _apply_now(_grouped(_states_of(saved)))
 	var selected: PackedStringArray = _selected
 	_selected = PackedStringArray()
 	_set_selection(selected, report)
 	return report
 
 
-func _set_visibility(k: int, bits: int, current: int, report: ApplyReport) -> void:
+func _set_visibility(k: int, bits: int, current: int, report: BimVoiceApplyReport) -> void:
 	var deleted: bool = bits & DELETED != 0
 	if (bits ^ current) & DELETED != 0:
 		if deleted:
@@ -749,7 +772,7 @@ func _set_visibility(k: int, bits: int, current: int, report: ApplyReport) -> vo
 
 
 # Props, selection and pose of a delta (or of a state turned into one).
-func _apply_rest(d: Dictionary, report: ApplyReport) -> void:
+func _apply_rest(d: Dictionary, report: BimVoiceApplyReport) -> void:
 	for pid: String in d["props_removed"]:
 		_remove_prop(pid, report)
 	for prop: Dictionary in d["props_added"]:
@@ -773,7 +796,7 @@ func _apply_rest(d: Dictionary, report: ApplyReport) -> void:
 		review_changed.emit(_sections, _sun, _view_scale)
 
 
-func _set_selection(ids: PackedStringArray, report: ApplyReport) -> void:
+func _set_selection(ids: PackedStringArray, report: BimVoiceApplyReport) -> void:
 	if ids == _selected:
 		return
 	var keep: Dictionary = _as_set(Array(ids))
@@ -788,7 +811,7 @@ func _set_selection(ids: PackedStringArray, report: ApplyReport) -> void:
 
 
 func _highlight(gid: String, on: bool) -> void:
-	var e: BuildingElement = building.elements.get(gid)
+	var e: BimVoiceBuildingElement = building.elements.get(gid)
 	if e == null or _highlighted.has(gid) == on:
 		return
 	if on:
@@ -799,7 +822,7 @@ func _highlight(gid: String, on: bool) -> void:
 		e.meshes[i].material_overlay = materials.highlight_material() if on else e.base_overlays[i]
 
 
-func _set_pose(pose: Dictionary, report: ApplyReport) -> void:
+func _set_pose(pose: Dictionary, report: BimVoiceApplyReport) -> void:
 	if pose.is_empty() or pose == _pose:
 		return
 	_pose = pose.duplicate(true)
@@ -807,7 +830,7 @@ func _set_pose(pose: Dictionary, report: ApplyReport) -> void:
 	pose_changed.emit(_pose)
 
 
-func _remove_prop(pid: String, report: ApplyReport) -> void:
+func _remove_prop(pid: String, report: BimVoiceApplyReport) -> void:
 	var entry: Array = _props.get(pid, [])
 	if entry.is_empty():
 		return
@@ -818,7 +841,7 @@ func _remove_prop(pid: String, report: ApplyReport) -> void:
 	report.props_removed += 1
 
 
-func _add_prop(prop: Dictionary, report: ApplyReport) -> void:
+func _add_prop(prop: Dictionary, report: BimVoiceApplyReport) -> void:
 	var pid: String = prop["id"]
 	if _props.has(pid):
 		_remove_prop(pid, report)
@@ -827,10 +850,10 @@ func _add_prop(prop: Dictionary, report: ApplyReport) -> void:
 	node.name = pid.validate_node_name()
 	node.set_meta(&"prop_id", pid)
 	var p: Array = prop["position"]
-	node.position = Frames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
+	node.position = BimVoiceFrames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
 	# Yaw turns the prop as modelled counter-clockwise about the vertical (as pyagent/ifcsave.py).
 	var yaw: float = deg_to_rad(float(prop["yaw"]))
-	node.basis = Frames.ifc_basis_to_godot(Basis(Vector3(0.0, 0.0, 1.0), yaw))
+	node.basis = BimVoiceFrames.ifc_basis_to_godot(Basis(Vector3(0.0, 0.0, 1.0), yaw))
 	props_root.add_child(node)
 	_props[pid] = [prop.duplicate(true), node]
 	report.props_added += 1

@@ -1,24 +1,25 @@
-class_name ChangeCheck
+class_name BimVoiceChangeCheck
 extends RefCounted
 ## Checks the agent's engine messages (`engine_delta`, `engine_state` in
-## pyagent/actions/action.schema.json, keys from [SchemaConstants]) before [ChangeApplier] touches
+## pyagent/actions/action.schema.json, keys from [BimVoiceSchemaConstants]) before
+## [BimVoiceChangeApplier] touches
 ## anything: each function returns why the input is malformed, or "" when it is fine. Static and
 ## free of engine state, so deltas can be checked on a worker thread.
 
 
 ## Why an `engine_delta` is malformed ("" when it is fine). The ids of its element groups are
-## not looked at: [ChangeApplier] checks them one by one as it finds their elements.
+## not looked at: [BimVoiceChangeApplier] checks them one by one as it finds their elements.
 static func delta_problem(delta: Variant) -> String:
 	if not delta is Dictionary:
 		return "a delta must be an object"
 	var d: Dictionary = delta
-	for key: String in SchemaConstants.DELTA_REQUIRED_KEYS:
+	for key: String in BimVoiceSchemaConstants.DELTA_REQUIRED_KEYS:
 		if not d.has(key):
 			return "the delta has no '%s'" % key
 	for key: Variant in d:
 		if (
-			not SchemaConstants.DELTA_REQUIRED_KEYS.has(key)
-			and not SchemaConstants.DELTA_OPTIONAL_KEYS.has(key)
+			not BimVoiceSchemaConstants.DELTA_REQUIRED_KEYS.has(key)
+			and not BimVoiceSchemaConstants.DELTA_OPTIONAL_KEYS.has(key)
 		):
 			return "the delta has an unknown field '%s'" % str(key)
 	if not d["elements"] is Array:
@@ -47,7 +48,7 @@ static func state_problem(full: Variant) -> String:
 	if not full is Dictionary:
 		return "a state must be an object"
 	var s: Dictionary = full
-	for key: String in SchemaConstants.STATE_KEYS:
+	for key: String in BimVoiceSchemaConstants.STATE_KEYS:
 		if not s.has(key):
 			return "the state has no '%s'" % key
 	for key: String in ["hidden", "deleted", "selected"]:
@@ -79,9 +80,9 @@ static func state_problem(full: Variant) -> String:
 static func review_problem(d: Dictionary, where: String) -> String:
 	if d.has("sections"):
 		var planes: Variant = d["sections"]
-		if not planes is Array or (planes as Array).size() > SchemaConstants.MAX_SECTION_PLANES:
+		if not planes is Array or (planes as Array).size() > BimVoiceSchemaConstants.MAX_SECTION_PLANES:
 			return "%s.sections must be a list of at most %d planes" % [
-				where, SchemaConstants.MAX_SECTION_PLANES
+				where, BimVoiceSchemaConstants.MAX_SECTION_PLANES
 			]
 		for plane: Variant in planes:
 			if (
@@ -121,7 +122,7 @@ static func group_problem(group: Variant, g: int) -> String:
 	var c: Dictionary = group
 	var ids: Variant = c.get("ids")
 	if (
-		c.size() != SchemaConstants.ELEMENT_GROUP_KEYS.size()
+		c.size() != BimVoiceSchemaConstants.ELEMENT_GROUP_KEYS.size()
 		or typeof(ids) != TYPE_ARRAY
 		or (ids as Array).is_empty()
 		or typeof(c.get("hidden")) != TYPE_BOOL
@@ -131,7 +132,7 @@ static func group_problem(group: Variant, g: int) -> String:
 	):
 		return (
 			"delta.elements[%d] must have exactly %s (ids not empty, hidden and deleted true/false)"
-			% [g, ", ".join(SchemaConstants.ELEMENT_GROUP_KEYS)]
+			% [g, ", ".join(BimVoiceSchemaConstants.ELEMENT_GROUP_KEYS)]
 		)
 	if c["color"] != null and not is_rgba(c["color"]):
 		return "delta.elements[%d].color must be null or [r, g, b, a] in 0..1" % g
@@ -148,8 +149,8 @@ static func props_problem(value: Variant, where: String) -> String:
 		if not prop is Dictionary:
 			return "%s must hold objects" % where
 		var p: Dictionary = prop
-		if p.size() != SchemaConstants.PROP_KEYS.size():
-			return "%s: a prop has exactly %s" % [where, ", ".join(SchemaConstants.PROP_KEYS)]
+		if p.size() != BimVoiceSchemaConstants.PROP_KEYS.size():
+			return "%s: a prop has exactly %s" % [where, ", ".join(BimVoiceSchemaConstants.PROP_KEYS)]
 		if not (p.get("id") is String and p.get("asset") is String):
 			return "%s: a prop needs a string id and asset" % where
 		if not (is_vec3(p.get("position")) and is_number(p.get("yaw"))):
@@ -162,8 +163,8 @@ static func pose_problem(value: Variant, where: String) -> String:
 	if not value is Dictionary:
 		return "%s must be an object" % where
 	var p: Dictionary = value
-	if p.size() != SchemaConstants.POSE_KEYS.size():
-		return "%s has exactly %s" % [where, ", ".join(SchemaConstants.POSE_KEYS)]
+	if p.size() != BimVoiceSchemaConstants.POSE_KEYS.size():
+		return "%s has exactly %s" % [where, ", ".join(BimVoiceSchemaConstants.POSE_KEYS)]
 	if not (is_vec3(p.get("position")) and is_number(p.get("yaw")) and is_number(p.get("pitch"))):
 		return "%s needs position [x, y, z], yaw and pitch" % where
 	return ""

@@ -1,4 +1,4 @@
-class_name MaterialCache
+class_name BimVoiceMaterialCache
 extends RefCounted
 ## Shared materials for colour overrides (one per colour, reused by every element painted that
 ## colour) and the selection highlight overlay: an outline around the selected element (stencil)

@@ -1,4 +1,4 @@
-class_name PropLibrary
+class_name BimVoicePropLibrary
 extends RefCounted
 ## Furniture props: `addons/bimvoice/props/<asset>.glb` (origin on the floor, Y up), loaded once
 ## and instanced per prop. A missing or unreadable asset becomes a labelled box of the asset's
@@ -59,15 +59,15 @@ func _load(path: String) -> Node3D:
 			return packed.instantiate() as Node3D
 	if not FileAccess.file_exists(path):
 		return null
-	var reader: GlbReader = GlbReader.new()
+	var reader: BimVoiceGlbReader = BimVoiceGlbReader.new()
 	var root: Node3D = reader.read_file(path)
 	if root == null:
-		push_warning("PropLibrary: " + reader.error)
+		push_warning("BimVoicePropLibrary: " + reader.error)
 	return root
 
 
 func _box(asset: String) -> Node3D:
-	var size: Vector3 = SchemaConstants.PROP_SIZES.get(asset, DEFAULT_SIZE)
+	var size: Vector3 = BimVoiceSchemaConstants.PROP_SIZES.get(asset, DEFAULT_SIZE)
 	var root: Node3D = Node3D.new()
 	var mesh_instance: MeshInstance3D = MeshInstance3D.new()
 	mesh_instance.name = "Box"

@@ -1,4 +1,4 @@
-class_name SectionClipper
+class_name BimVoiceSectionClipper
 extends RefCounted
 ## Cuts the building open along the agent's clipping planes (a section plane or a section box),
 ## in every view and both eyes: while a section is active, each surface under the building node
@@ -8,7 +8,7 @@ extends RefCounted
 ## frame: call [method update_planes] when the building node moves or scales. Without a section
 ## every surface gets its own material back.
 ##
-## Twins replace only the materials they were made from: when the [ChangeApplier] paints or
+## Twins replace only the materials they were made from: when the [BimVoiceChangeApplier] paints or
 ## restores a surface while a section is active, [method refresh] (the runtime calls it after each
 ## applied batch) twins the new material too.
 
@@ -72,16 +72,16 @@ func refresh() -> void:
 func update_planes() -> void:
 	_ensure_params()
 	var xform: Transform3D = _building_transform()
-	var count: int = mini(_planes_ifc.size(), SchemaConstants.MAX_SECTION_PLANES)
-	for i: int in SchemaConstants.MAX_SECTION_PLANES:
+	var count: int = mini(_planes_ifc.size(), BimVoiceSchemaConstants.MAX_SECTION_PLANES)
+	for i: int in BimVoiceSchemaConstants.MAX_SECTION_PLANES:
 		var value: Vector4 = Vector4(0.0, 0.0, 0.0, 0.0)
 		if i < count:
 			var p: Dictionary = _planes_ifc[i]
 			var loc: Array = p["location"]
 			var dir: Array = p["direction"]
-			var point: Vector3 = xform * Frames.ifc_to_godot(Vector3(loc[0], loc[1], loc[2]))
+			var point: Vector3 = xform * BimVoiceFrames.ifc_to_godot(Vector3(loc[0], loc[1], loc[2]))
 			var normal: Vector3 = (
-				xform.basis * Frames.ifc_to_godot(Vector3(dir[0], dir[1], dir[2]))
+				xform.basis * BimVoiceFrames.ifc_to_godot(Vector3(dir[0], dir[1], dir[2]))
 			).normalized()
 			value = Vector4(normal.x, normal.y, normal.z, normal.dot(point))
 		RenderingServer.global_shader_parameter_set(StringName(PLANE_PARAM_PREFIX + str(i)), value)
@@ -94,8 +94,8 @@ func is_cut(p: Vector3) -> bool:
 	for plane: Dictionary in _planes_ifc:
 		var loc: Array = plane["location"]
 		var dir: Array = plane["direction"]
-		var point: Vector3 = xform * Frames.ifc_to_godot(Vector3(loc[0], loc[1], loc[2]))
-		var normal: Vector3 = xform.basis * Frames.ifc_to_godot(Vector3(dir[0], dir[1], dir[2]))
+		var point: Vector3 = xform * BimVoiceFrames.ifc_to_godot(Vector3(loc[0], loc[1], loc[2]))
+		var normal: Vector3 = xform.basis * BimVoiceFrames.ifc_to_godot(Vector3(dir[0], dir[1], dir[2]))
 		if normal.dot(p - point) > 0.0:
 			return true
 	return false
@@ -153,7 +153,7 @@ static func _shader(transparent: bool, cull: int, unshaded: bool) -> Shader:
 		modes.append("unshaded")
 	var planes: String = ""
 	var tests: String = ""
-	for i: int in SchemaConstants.MAX_SECTION_PLANES:
+	for i: int in BimVoiceSchemaConstants.MAX_SECTION_PLANES:
 		planes += "global uniform vec4 %s%d;\n" % [PLANE_PARAM_PREFIX, i]
 		tests += (
 			"\tif (%s > %d && dot(%s%d.xyz, world_pos) > %s%d.w) { discard; }\n"
@@ -186,7 +186,7 @@ static func _ensure_params() -> void:
 		return
 	_params_ready = true
 	RenderingServer.global_shader_parameter_add(COUNT_PARAM, RenderingServer.GLOBAL_VAR_TYPE_INT, 0)
-	for i: int in SchemaConstants.MAX_SECTION_PLANES:
+	for i: int in BimVoiceSchemaConstants.MAX_SECTION_PLANES:
 		RenderingServer.global_shader_parameter_add(
 			StringName(PLANE_PARAM_PREFIX + str(i)),
 			RenderingServer.GLOBAL_VAR_TYPE_VEC4,

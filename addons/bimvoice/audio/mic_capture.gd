@@ -1,4 +1,4 @@
-class_name MicCapture
+class_name BimVoiceMicCapture
 extends Node
 ## Push-to-talk microphone capture: an [AudioStreamMicrophone] plays into a muted "Mic" bus
 ## whose [AudioEffectCapture] is drained every frame, resampled to 16 kHz mono PCM16 and handed
@@ -22,7 +22,7 @@ const BUS_NAME: String = "Mic"
 
 var _player: AudioStreamPlayer = null
 var _capture: AudioEffectCapture = null
-var _resampler: PcmResampler = null
+var _resampler: BimVoicePcmResampler = null
 var _buffer: PackedByteArray = PackedByteArray()
 var _capturing: bool = false
 
@@ -43,7 +43,7 @@ func start() -> String:
 	if not ProjectSettings.get_setting("audio/driver/enable_input", false):
 		return "microphone input is disabled (audio/driver/enable_input)"
 	_ensure_bus()
-	_resampler = PcmResampler.new(AudioServer.get_mix_rate(), float(sample_rate))
+	_resampler = BimVoicePcmResampler.new(AudioServer.get_mix_rate(), float(sample_rate))
 	_buffer.clear()
 	_capture.clear_buffer()
 	_player.play()

@@ -1,4 +1,4 @@
-class_name PcmResampler
+class_name BimVoicePcmResampler
 extends RefCounted
 ## Turns the engine's stereo float audio (at the mix rate) into mono PCM16 little-endian at
 ## [member target_rate] (16 kHz for speech recognition), chunk by chunk.

@@ -1,11 +1,12 @@
-class_name BuildingElement
+class_name BimVoiceBuildingElement
 extends RefCounted
 ## One IFC element as loaded into the engine: its node, its meshes and what it looked like when
 ## loaded (so every override can be undone exactly). The overrides applied now are kept by
-## [ChangeApplier]; the node shows them.
+## [BimVoiceChangeApplier]; the node shows them.
 ##
-## Frames: everything stored here is in Godot's frame (Y up); the agent's IFC-frame values are
-## converted by [ChangeApplier] through [Frames].
+## BimVoiceFrames: everything stored here is in Godot's frame (Y up); the agent's IFC-frame values
+## are
+## converted by [BimVoiceChangeApplier] through [BimVoiceFrames].
 
 ## IFC GlobalId (the node's name).
 var id: String
@@ -20,7 +21,7 @@ var meshes: Array[MeshInstance3D] = []
 var base_transform: Transform3D
 ## The parent's transform in the building frame as loaded (element parents never move).
 var parent_global: Transform3D
-## Bounding box as loaded, in the building frame (the [BuildingModel]'s space).
+## Bounding box as loaded, in the building frame (the [BimVoiceBuildingModel]'s space).
 var base_aabb: AABB
 ## Centre of [member base_aabb], building frame: rotations turn about this point.
 var centre: Vector3

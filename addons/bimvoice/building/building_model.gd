@@ -1,4 +1,4 @@
-class_name BuildingModel
+class_name BimVoiceBuildingModel
 extends Node3D
 ## The building as the agent sent it: a glb loaded at runtime (from a file or from the bytes of
 ## the link's `model` message) with every element node indexed by its IFC GlobalId.
@@ -15,10 +15,10 @@ signal load_failed(message: String)
 ## Name of the child that holds the generated glb scene.
 const SCENE_NODE_NAME: String = "Scene"
 
-## GlobalId -> [BuildingElement], every element node of the loaded glb.
+## GlobalId -> [BimVoiceBuildingElement], every element node of the loaded glb.
 var elements: Dictionary = {}
 ## Every element, sorted by GlobalId (the position is the element's index).
-var element_list: Array[BuildingElement] = []
+var element_list: Array[BimVoiceBuildingElement] = []
 ## GlobalId -> index in [member element_list].
 var index: Dictionary = {}
 ## Where the building came from (a path, or a label for bytes).
@@ -28,7 +28,7 @@ var renamed_count: int = 0
 ## Seconds the last load took (parse + generate + index).
 var load_seconds: float = 0.0
 
-var _gid_regex: RegEx = RegEx.create_from_string(SchemaConstants.GID_PATTERN)
+var _gid_regex: RegEx = RegEx.create_from_string(BimVoiceSchemaConstants.GID_PATTERN)
 var _scene: Node3D = null
 
 
@@ -36,14 +36,14 @@ var _scene: Node3D = null
 ## case the previously loaded building stays.
 func load_file(path: String) -> Error:
 	var started: int = Time.get_ticks_usec()
-	var reader: GlbReader = GlbReader.new()
+	var reader: BimVoiceGlbReader = BimVoiceGlbReader.new()
 	return _finish(reader, reader.read_file(path), path, started)
 
 
 ## Loads a building from the bytes of a .glb (the link's `model` message).
 func load_bytes(bytes: PackedByteArray, label: String = "agent model") -> Error:
 	var started: int = Time.get_ticks_usec()
-	var reader: GlbReader = GlbReader.new()
+	var reader: BimVoiceGlbReader = BimVoiceGlbReader.new()
 	return _finish(reader, reader.read_bytes(bytes, label), label, started)
 
 
@@ -78,7 +78,7 @@ func element_ids() -> PackedStringArray:
 
 
 ## The element with this GlobalId, or null.
-func get_element(gid: String) -> BuildingElement:
+func get_element(gid: String) -> BimVoiceBuildingElement:
 	return elements.get(gid, null)
 
 
@@ -91,7 +91,7 @@ func is_global_id(text: String) -> bool:
 func world_aabb() -> AABB:
 	var box: AABB = AABB()
 	var first: bool = true
-	for element: BuildingElement in elements.values():
+	for element: BimVoiceBuildingElement in elements.values():
 		if first:
 			box = element.base_aabb
 			first = false
@@ -101,12 +101,12 @@ func world_aabb() -> AABB:
 
 
 func _fail(err: Error, message: String) -> Error:
-	push_warning("BuildingModel: " + message)
+	push_warning("BimVoiceBuildingModel: " + message)
 	load_failed.emit(message)
 	return err
 
 
-func _finish(reader: GlbReader, root: Node3D, label: String, started: int) -> Error:
+func _finish(reader: BimVoiceGlbReader, root: Node3D, label: String, started: int) -> Error:
 	if root == null:
 		return _fail(ERR_CANT_OPEN, reader.error)
 	clear()
@@ -138,11 +138,11 @@ func _index(state: GLTFState) -> void:
 		if node == null:
 			node = by_name.get(original, null)
 		if node == null:
-			push_warning("BuildingModel: glTF node %s has no scene node" % original)
+			push_warning("BimVoiceBuildingModel: glTF node %s has no scene node" % original)
 			continue
 		if String(node.name) != original:
 			renamed_count += 1
-		var element: BuildingElement = BuildingElement.new()
+		var element: BimVoiceBuildingElement = BimVoiceBuildingElement.new()
 		element.id = original
 		element.node = node
 		if i < json_nodes.size() and json_nodes[i] is Dictionary:
@@ -152,7 +152,7 @@ func _index(state: GLTFState) -> void:
 		node.set_meta(&"gid", original)
 		elements[original] = element
 	for gid: String in element_ids():
-		var element: BuildingElement = elements[gid]
+		var element: BimVoiceBuildingElement = elements[gid]
 		index[gid] = element_list.size()
 		element_list.append(element)
 		_describe(element)
@@ -165,7 +165,7 @@ func _collect_by_name(node: Node, by_name: Dictionary) -> void:
 		_collect_by_name(child, by_name)
 
 
-func _describe(element: BuildingElement) -> void:
+func _describe(element: BimVoiceBuildingElement) -> void:
 	var node: Node3D = element.node
 	element.base_transform = node.transform
 	element.parent_global = _to_building(node.get_parent())
@@ -190,7 +190,7 @@ func _describe(element: BuildingElement) -> void:
 
 # Records the surfaces of an element's mesh; a material override on the mesh is moved onto its
 # surfaces (it draws the same), so colour changes only ever touch surface overrides.
-func _list_surfaces(element: BuildingElement, mesh: MeshInstance3D) -> void:
+func _list_surfaces(element: BimVoiceBuildingElement, mesh: MeshInstance3D) -> void:
 	var override: Material = mesh.material_override
 	for s: int in mesh.get_surface_override_material_count():
 		if override != null:
@@ -202,7 +202,8 @@ func _list_surfaces(element: BuildingElement, mesh: MeshInstance3D) -> void:
 		mesh.material_override = null
 
 
-# Transform from a node's space to this BuildingModel's space (works outside the scene tree).
+# Transform from a node's space to this BimVoiceBuildingModel's space (works outside the scene
+# tree).
 func _to_building(node: Node) -> Transform3D:
 	var xform: Transform3D = Transform3D.IDENTITY
 	var current: Node = node

@@ -1,4 +1,4 @@
-class_name ElementPicker
+class_name BimVoiceElementPicker
 extends RefCounted
 ## Ray picking of building elements (controller ray, mouse click, teleport arc).
 ##
@@ -14,7 +14,7 @@ const ELEMENT_MASK: int = 1 << (ELEMENT_LAYER - 1)
 const MAX_SKIPS: int = 32
 
 ## The building to pick from.
-var building: BuildingModel
+var building: BimVoiceBuildingModel
 
 var _pending: Array[String] = []
 var _done: Dictionary = {}
@@ -22,7 +22,7 @@ var _shape_cache: Dictionary = {}
 
 
 ## A picker for [param target]; call [method reset] after every (re)load.
-func _init(target: BuildingModel) -> void:
+func _init(target: BimVoiceBuildingModel) -> void:
 	building = target
 	reset()
 
@@ -74,7 +74,7 @@ func pick(from: Vector3, to: Vector3) -> Dictionary:
 			return {}
 		var collider: Object = hit["collider"]
 		var gid: String = collider.get_meta(&"gid", "")
-		var element: BuildingElement = building.get_element(gid)
+		var element: BimVoiceBuildingElement = building.get_element(gid)
 		if element != null and element.node.visible:
 			return {
 				"id": gid,
@@ -94,7 +94,7 @@ func _build_along(from: Vector3, to: Vector3) -> void:
 	var b: Vector3 = to_building * to
 	var keep: Array[String] = []
 	for gid: String in _pending:
-		var element: BuildingElement = building.get_element(gid)
+		var element: BimVoiceBuildingElement = building.get_element(gid)
 		if element != null and element.current_aabb().grow(0.01).intersects_segment(a, b):
 			_ensure(gid)
 		else:
@@ -106,7 +106,7 @@ func _ensure(gid: String) -> void:
 	if _done.has(gid):
 		return
 	_done[gid] = true
-	var element: BuildingElement = building.get_element(gid)
+	var element: BimVoiceBuildingElement = building.get_element(gid)
 	if element == null:
 		return
 	for mesh_instance: MeshInstance3D in element.meshes:

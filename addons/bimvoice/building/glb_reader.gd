@@ -1,4 +1,4 @@
-class_name GlbReader
+class_name BimVoiceGlbReader
 extends RefCounted
 ## Reads binary glTF at runtime into a scene of [MeshInstance3D] nodes.
 ##

@@ -1,7 +1,8 @@
 @icon("res://addons/bimvoice/icons/hud_panel.svg")
-class_name DesktopHud
+class_name BimVoiceDesktopHud
 extends CanvasLayer
-## Desktop overlay: the [HudText] in a panel at the top left and a command line at the bottom.
+## Desktop overlay: the [BimVoiceHudText] in a panel at the top left and a command line at the
+## bottom.
 ## The command line takes the keyboard on Enter or on a printable key that is not a movement
 ## key (see [method start_typing]); Enter sends the typed command, Escape leaves the line.
 
@@ -12,7 +13,7 @@ signal command_entered(text: String)
 var command_line: LineEdit
 var _panel: PanelContainer
 var _label: Label
-var _text: HudText = null
+var _text: BimVoiceHudText = null
 
 
 func _init() -> void:
@@ -55,8 +56,8 @@ func _ready() -> void:
 
 
 ## Shows [param text] from now on.
-func bind(text: HudText) -> void:
-	_text = HudText.rebind(_text, text, _refresh)
+func bind(text: BimVoiceHudText) -> void:
+	_text = BimVoiceHudText.rebind(_text, text, _refresh)
 
 
 ## What the panel shows now.

@@ -1,15 +1,15 @@
 @tool
 @icon("res://addons/bimvoice/icons/hud_panel.svg")
-class_name HudPanel3D
+class_name BimVoiceHudPanel3D
 extends Node3D
-## World-space HUD for XR: a dark translucent quad with a [Label3D] showing a [HudText].
+## World-space HUD for XR: a dark translucent quad with a [Label3D] showing a [BimVoiceHudText].
 ## Parent it to a controller (wrist panel) or place it in front of the user.
 
 ## Panel size (m).
 @export_custom(PROPERTY_HINT_LINK, "suffix:m") var size: Vector2 = Vector2(0.42, 0.24)
 
 var _label: Label3D
-var _text: HudText = null
+var _text: BimVoiceHudText = null
 
 
 func _init() -> void:
@@ -56,8 +56,8 @@ func _get_configuration_warnings() -> PackedStringArray:
 
 
 ## Shows [param text] from now on.
-func bind(text: HudText) -> void:
-	_text = HudText.rebind(_text, text, _refresh)
+func bind(text: BimVoiceHudText) -> void:
+	_text = BimVoiceHudText.rebind(_text, text, _refresh)
 
 
 ## What the panel shows now.

@@ -1,7 +1,7 @@
-class_name HudText
+class_name BimVoiceHudText
 extends RefCounted
 ## What the HUD shows: the link status, the last transcript, the last answer and what changed.
-## Both HUDs ([HudPanel3D] in XR, [DesktopHud] on the desktop) render this text.
+## Both HUDs ([BimVoiceHudPanel3D] in XR, [BimVoiceDesktopHud] on the desktop) render this text.
 
 ## Emitted when any line changed.
 signal changed
@@ -22,7 +22,9 @@ var note: String = ""
 
 ## Moves a view from [param previous] (null: none) to [param next]: [param refresh] runs now and
 ## on every change of [param next] only. Returns [param next] (for the view to keep).
-static func rebind(previous: HudText, next: HudText, refresh: Callable) -> HudText:
+static func rebind(
+	previous: BimVoiceHudText, next: BimVoiceHudText, refresh: Callable
+) -> BimVoiceHudText:
 	if previous != null and previous.changed.is_connected(refresh):
 		previous.changed.disconnect(refresh)
 	next.changed.connect(refresh)

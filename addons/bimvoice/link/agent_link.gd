@@ -5,11 +5,11 @@
 ## [signal delta]s; a gap in [code]seq[/code] triggers a resync), and sends what the user does:
 ## poses (at most one per physics frame, only when changed), utterances, selections and
 ## push-to-talk audio.
-## Every coordinate it sends or receives is in the IFC frame: convert with [Frames].
+## Every coordinate it sends or receives is in the IFC frame: convert with [BimVoiceFrames].
 ## When the agent is not running it reports it once through [signal status_changed] and retries.
 ## Large messages (a delta touching thousands of elements) are parsed on a worker thread, so a
 ## frame only pays for applying them; messages are still handled strictly in arrival order.
-class_name AgentLink
+class_name BimVoiceAgentLink
 extends Node
 
 ## The agent sent the full scene state ([code]engine_state[/code]) and its model
@@ -51,7 +51,7 @@ const THREAD_PARSE_BYTES := 8192
 ## Called with the [code]changes[/code] of every delta as soon as it is parsed, on the parsing
 ## thread (a worker for large messages): it must be thread-safe. While [signal delta] is emitted
 ## for that delta, [member delta_prepared] holds what it returned (the runtime checks deltas
-## this way off the main thread: [method ChangeApplier.prepare_delta]).
+## this way off the main thread: [method BimVoiceChangeApplier.prepare_delta]).
 var delta_preparer: Callable = Callable()
 ## See [member delta_preparer] (null outside a [signal delta] emission, or without a preparer).
 var delta_prepared: Variant = null
@@ -66,7 +66,7 @@ var latency_ms := -1.0
 ## Counters, for tests and the HUD.
 var stats := {"poses_sent": 0, "deltas": 0, "resyncs": 0, "messages": 0}
 
-var _zmtp := ZmtpSocket.new()
+var _zmtp := BimVoiceZmtpSocket.new()
 var _host := "127.0.0.1"
 var _port := 5557
 var _synced := false
@@ -176,7 +176,7 @@ func is_in_sync() -> bool:
 
 
 ## The underlying ZMTP socket (for tests and diagnostics).
-func get_socket() -> ZmtpSocket:
+func get_socket() -> BimVoiceZmtpSocket:
 	return _zmtp
 
 
@@ -191,9 +191,9 @@ func send_pose(position_ifc: Vector3, yaw_deg: float, pitch_deg: float) -> void:
 	_pose_wanted = true
 
 
-## Set the user's pose from a Godot camera/head transform (converted with [Frames]).
+## Set the user's pose from a Godot camera/head transform (converted with [BimVoiceFrames]).
 func send_pose_from_transform(xform: Transform3D) -> void:
-	var pose := Frames.pose_from_transform(xform)
+	var pose := BimVoiceFrames.pose_from_transform(xform)
 	var p: Array = pose["position"]
 	send_pose(Vector3(p[0], p[1], p[2]), pose["yaw"], pose["pitch"])
 
@@ -275,7 +275,7 @@ func _set_status(text: String) -> void:
 	if text == status_text:
 		return
 	status_text = text
-	print("[AgentLink] ", text)
+	print("[BimVoiceAgentLink] ", text)
 	status_changed.emit(text)
 
 
@@ -317,7 +317,7 @@ func _pose_changed(a: Dictionary, b: Dictionary) -> bool:
 		if absf(float(a["position"][i]) - float(b["position"][i])) > POSE_EPSILON_M:
 			return true
 	return (
-		absf(Frames.wrap_degrees(float(a["yaw"]) - float(b["yaw"]))) > POSE_EPSILON_DEG
+		absf(BimVoiceFrames.wrap_degrees(float(a["yaw"]) - float(b["yaw"]))) > POSE_EPSILON_DEG
 		or absf(float(a["pitch"]) - float(b["pitch"])) > POSE_EPSILON_DEG
 	)
 
@@ -385,7 +385,7 @@ func _handle_inbox(wait: bool) -> void:
 func _handle(job: ParseJob) -> void:
 	var parsed: Variant = job.parsed
 	if not parsed is Dictionary:
-		push_warning("AgentLink: the agent sent a message that is not a JSON object")
+		push_warning("BimVoiceAgentLink: the agent sent a message that is not a JSON object")
 		return
 	var msg: Dictionary = parsed
 	match String(msg.get("type", "")):

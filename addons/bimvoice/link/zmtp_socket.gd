@@ -6,7 +6,7 @@
 ## ever waiting on the socket.
 ## When the peer goes away (or is not there yet) it reconnects with exponential backoff.
 ## Messages are [Array]s of [PackedByteArray] frames, as with any ZeroMQ multipart message.
-class_name ZmtpSocket
+class_name BimVoiceZmtpSocket
 extends RefCounted
 
 ## The handshake completed; messages can be sent.
@@ -110,7 +110,7 @@ func send_message(frames: Array) -> bool:
 			body = (item as String).to_utf8_buffer()
 		else:
 			push_error(
-				"ZmtpSocket.send_message: frame %d is neither PackedByteArray nor String" % i
+				"BimVoiceZmtpSocket.send_message: frame %d is neither PackedByteArray nor String" % i
 			)
 			return false
 		out.append_array(_frame_header(FLAG_MORE if i < frames.size() - 1 else 0, body.size()))

@@ -1,4 +1,4 @@
-class_name BimAvatar
+class_name BimVoiceAvatar
 extends Node3D
 ## A simple stand-in for the user, seen by spectators: a head (with a visor showing where it
 ## looks) and two hands. Drawn on its own visual layer so the user's own camera can skip it.

@@ -1,4 +1,4 @@
-class_name BimEnvironment
+class_name BimVoiceEnvironment
 extends Node3D
 ## Daylight for reviewing a building: a procedural sky (also the ambient light) and a sun with
 ## shadows, which a sun study moves ([method set_sun]). Used by the main scene and the screenshot
@@ -56,7 +56,7 @@ func set_sun(state: Variant) -> void:
 		world_environment.environment.ambient_light_energy = DEFAULT_AMBIENT
 		return
 	var d: Array = state["direction"]
-	var towards: Vector3 = Frames.ifc_to_godot(Vector3(d[0], d[1], d[2])).normalized()
+	var towards: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(d[0], d[1], d[2])).normalized()
 	var elevation: float = float(state["elevation_deg"])
 	var above: bool = elevation > SUNRISE_ELEVATION
 	if above and towards.y < LOWEST_LIGHT_SINE:

@@ -1,5 +1,5 @@
 @tool
-class_name BimRig
+class_name BimVoiceRig
 extends Node3D
 ## What the runtime needs from a user rig (XR or desktop): where the user's eyes and hands are,
 ## and a way to put the user somewhere (the agent's camera moves: teleport, turn, look at).
@@ -21,9 +21,14 @@ func _enter_tree() -> void:
 func _get_configuration_warnings() -> PackedStringArray:
 	var warnings: PackedStringArray = PackedStringArray()
 	if BimVoiceRuntime.autoload_name().is_empty():
-		warnings.append(
-			"No BimVoice runtime autoload: enable the BimVoice plugin (Project Settings > Plugins)"
-			+ " or set `runtime` from code."
+		(
+			warnings
+			. append(
+				(
+					"No BimVoice runtime autoload: enable the BimVoice plugin (Project Settings > Plugins)"
+					+ " or set `runtime` from code."
+				)
+			)
 		)
 	return warnings
 
@@ -63,8 +68,10 @@ func set_active(active: bool) -> void:
 ## Converts an agent pose to a Godot eye position and basis: [position, basis].
 static func pose_to_godot(pose: Dictionary) -> Array:
 	var p: Array = pose["position"]
-	var eye: Vector3 = Frames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
-	var basis: Basis = Frames.basis_from_ifc_yaw_pitch(float(pose["yaw"]), float(pose["pitch"]))
+	var eye: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
+	var basis: Basis = BimVoiceFrames.basis_from_ifc_yaw_pitch(
+		float(pose["yaw"]), float(pose["pitch"])
+	)
 	return [eye, basis]
 
 

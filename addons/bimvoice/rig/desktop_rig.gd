@@ -1,6 +1,6 @@
 @icon("res://addons/bimvoice/icons/desktop_rig.svg")
-class_name DesktopRig
-extends BimRig
+class_name BimVoiceDesktopRig
+extends BimVoiceRig
 ## Desktop mode (no headset): a free camera with mouse-look (hold the right mouse button and
 ## drag), W/A/S/D to walk, Q/E down/up (Shift: faster), V push-to-talk, left click selects the
 ## element under the mouse, and a command line: Enter (or any other printable key) starts typing,
@@ -26,7 +26,7 @@ const TYPING_GAP_MS: int = 400
 
 
 ## The desktop overlay (status, transcript, answer, command line).
-var hud: DesktopHud
+var hud: BimVoiceDesktopHud
 
 var _camera: Camera3D
 var _yaw: float = 90.0
@@ -45,9 +45,9 @@ func _init() -> void:
 	_camera.near = 0.05
 	_camera.far = 500.0
 	_camera.fov = 70.0
-	_camera.cull_mask &= ~BimAvatar.AVATAR_LAYER_MASK  # the avatar is for spectators only
+	_camera.cull_mask &= ~BimVoiceAvatar.AVATAR_LAYER_MASK  # the avatar is for spectators only
 	add_child(_camera)
-	hud = DesktopHud.new()
+	hud = BimVoiceDesktopHud.new()
 	hud.name = "Hud"
 	add_child(hud)
 	hud.command_entered.connect(_on_command)
@@ -77,7 +77,7 @@ func view_angles() -> Vector2:
 ## Puts the camera at an agent pose.
 func teleport_to_pose(pose: Dictionary) -> void:
 	var p: Array = pose["position"]
-	global_position = Frames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
+	global_position = BimVoiceFrames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
 	_yaw = float(pose["yaw"])
 	_pitch = clampf(float(pose["pitch"]), -89.0, 89.0)
 	_apply_view()
@@ -86,7 +86,7 @@ func teleport_to_pose(pose: Dictionary) -> void:
 ## Looks from [param eye] at [param target] (both Godot frame).
 func look_from(eye: Vector3, target: Vector3) -> void:
 	global_position = eye
-	var angles: Vector2 = Frames.ifc_yaw_pitch_from_basis(
+	var angles: Vector2 = BimVoiceFrames.ifc_yaw_pitch_from_basis(
 		Basis.looking_at((target - eye).normalized(), Vector3.UP)
 	)
 	_yaw = angles.x
@@ -116,7 +116,7 @@ func handle_input(event: InputEvent) -> bool:
 		return true
 	if event is InputEventMouseMotion and _looking:
 		var motion: InputEventMouseMotion = event
-		_yaw = Frames.wrap_degrees(_yaw - motion.relative.x * mouse_sensitivity)
+		_yaw = BimVoiceFrames.wrap_degrees(_yaw - motion.relative.x * mouse_sensitivity)
 		_pitch = clampf(_pitch - motion.relative.y * mouse_sensitivity, -89.0, 89.0)
 		_apply_view()
 		return true
@@ -182,8 +182,8 @@ func _process(delta: float) -> void:
 func step(delta: float) -> void:
 	var move: Vector3 = Vector3.ZERO
 	var yaw: float = deg_to_rad(_yaw)
-	var forward: Vector3 = Frames.ifc_to_godot(Vector3(cos(yaw), sin(yaw), 0.0))
-	var left: Vector3 = Frames.ifc_to_godot(Vector3(-sin(yaw), cos(yaw), 0.0))
+	var forward: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(cos(yaw), sin(yaw), 0.0))
+	var left: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(-sin(yaw), cos(yaw), 0.0))
 	var only_taps: bool = true
 	for pair: Array in [
 		[KEY_W, forward], [KEY_S, -forward], [KEY_A, left], [KEY_D, -left],
@@ -201,7 +201,7 @@ func step(delta: float) -> void:
 
 
 func _apply_view() -> void:
-	_camera.basis = Frames.basis_from_ifc_yaw_pitch(_yaw, _pitch)
+	_camera.basis = BimVoiceFrames.basis_from_ifc_yaw_pitch(_yaw, _pitch)
 
 
 func _click(screen_position: Vector2) -> void:

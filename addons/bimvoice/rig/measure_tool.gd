@@ -1,4 +1,4 @@
-class_name MeasureTool
+class_name BimVoiceMeasureTool
 extends Node3D
 ## Measuring by pointing: two points on the building (picked with the mouse or a controller ray)
 ## give a distance line and a label in metres, drawn in the 3D scene so that it shows in every
@@ -26,7 +26,7 @@ var _label: Label3D
 
 
 func _init() -> void:
-	name = "MeasureTool"
+	name = "BimVoiceMeasureTool"
 	_material = StandardMaterial3D.new()
 	_material.shading_mode = BaseMaterial3D.SHADING_MODE_UNSHADED
 	_material.albedo_color = color

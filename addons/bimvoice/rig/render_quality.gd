@@ -1,4 +1,4 @@
-class_name RenderQuality
+class_name BimVoiceRenderQuality
 extends Node
 ## Chooses rendering quality by what the renderer can do, so the desktop view stays usable on a
 ## software rasteriser (Mesa llvmpipe under Xvfb or a VM) as well as on a GPU.
@@ -36,7 +36,7 @@ const SOFTWARE_RENDERERS: PackedStringArray = [
 	"llvmpipe", "softpipe", "swiftshader", "lavapipe", "software rasterizer", "swrast"
 ]
 
-## Frames per second below which `auto` lowers the quality.
+## BimVoiceFrames per second below which `auto` lowers the quality.
 @export var min_fps: float = 20.0
 ## Seconds of frames measured before each decision.
 @export var window_s: float = 2.0
@@ -53,7 +53,7 @@ var adapter: String = ""
 var sun: DirectionalLight3D = null
 ## Viewports whose MSAA and 3D scale follow the level (the main window's is added on ready).
 var viewports: Array[Viewport] = []
-## Frames per second over the last measuring window (0 before the first).
+## BimVoiceFrames per second over the last measuring window (0 before the first).
 var fps: float = 0.0
 ## Whether measurements may lower the level now (see [method start_measuring]).
 var measuring: bool = false

@@ -1,6 +1,6 @@
 @tool
 @icon("res://addons/bimvoice/icons/spectator.svg")
-class_name SpectatorView
+class_name BimVoiceSpectatorView
 extends Node3D
 ## A third-person view of the user for people watching: a camera that follows the user's head
 ## from behind and above, and an avatar (head and hands) driven by the rig. When a wall (any
@@ -18,15 +18,15 @@ extends Node3D
 @export var wall_margin: float = 0.3
 
 ## The rig to follow.
-var rig: BimRig = null
+var rig: BimVoiceRig = null
 ## The follow camera.
 var camera: Camera3D
 ## The user's avatar.
-var avatar: BimAvatar
+var avatar: BimVoiceAvatar
 
 
 func _init() -> void:
-	avatar = BimAvatar.new()
+	avatar = BimVoiceAvatar.new()
 	avatar.name = "Avatar"
 	add_child(avatar)
 	camera = Camera3D.new()

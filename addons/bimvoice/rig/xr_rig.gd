@@ -1,7 +1,7 @@
 @tool
 @icon("res://addons/bimvoice/icons/xr_rig.svg")
-class_name XRRig
-extends BimRig
+class_name BimVoiceXRRig
+extends BimVoiceRig
 ## The headset rig: [XROrigin3D] with an [XRCamera3D] and two [XRController3D].
 ##
 ## Right thumbstick forward: aim a parabolic arc, release to teleport onto the floor it lands
@@ -44,7 +44,7 @@ var left_hand: XRController3D
 ## The right controller.
 var right_hand: XRController3D
 ## The HUD panel on the left controller.
-var hud_panel: HudPanel3D
+var hud_panel: BimVoiceHudPanel3D
 ## Where the arc lands now (valid while [member aiming] and [member has_target]).
 var target: Vector3 = Vector3.ZERO
 ## Whether the teleport arc is shown.
@@ -71,11 +71,11 @@ func _init() -> void:
 	xr_camera.position = Vector3(0.0, 1.6, 0.0)
 	xr_camera.near = 0.05
 	xr_camera.far = 500.0
-	xr_camera.cull_mask &= ~BimAvatar.AVATAR_LAYER_MASK
+	xr_camera.cull_mask &= ~BimVoiceAvatar.AVATAR_LAYER_MASK
 	origin.add_child(xr_camera)
 	left_hand = _controller("LeftHand", &"left_hand", Vector3(-0.2, 1.2, -0.3))
 	right_hand = _controller("RightHand", &"right_hand", Vector3(0.2, 1.2, -0.3))
-	hud_panel = HudPanel3D.new()
+	hud_panel = BimVoiceHudPanel3D.new()
 	hud_panel.name = "Hud"
 	hud_panel.position = Vector3(0.0, 0.08, -0.12)
 	hud_panel.rotation_degrees = Vector3(-50.0, 0.0, 0.0)
@@ -112,7 +112,7 @@ func _ready() -> void:
 
 
 ## Editor warnings for wrong wiring: OpenXR off, the rig inside another XR origin, and those of
-## [BimRig].
+## [BimVoiceRig].
 func _get_configuration_warnings() -> PackedStringArray:
 	var warnings: PackedStringArray = super()
 	if not ProjectSettings.get_setting("xr/openxr/enabled", false):
@@ -145,9 +145,9 @@ func hand_transform(left: bool) -> Transform3D:
 ## headset's own pitch stays: the user's head decides).
 func teleport_to_pose(pose: Dictionary) -> void:
 	var p: Array = pose["position"]
-	var eye: Vector3 = Frames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
-	var current_yaw: float = Frames.ifc_yaw_pitch_from_basis(xr_camera.global_basis).x
-	_turn(deg_to_rad(Frames.wrap_degrees(float(pose["yaw"]) - current_yaw)))
+	var eye: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(p[0], p[1], p[2]))
+	var current_yaw: float = BimVoiceFrames.ifc_yaw_pitch_from_basis(xr_camera.global_basis).x
+	_turn(deg_to_rad(BimVoiceFrames.wrap_degrees(float(pose["yaw"]) - current_yaw)))
 	origin.global_position += eye - xr_camera.global_position
 
 

@@ -4,7 +4,8 @@ extends Node
 ## The BimVoice runtime (autoload `BimVoice`): the link to the agent, the building, the mirror
 ## of the agent's scene state, picking, push-to-talk and the HUD text.
 ##
-## Rigs ([XRRig], [DesktopRig]) report the user's pose and actions here; the runtime sends them
+## Rigs ([BimVoiceXRRig], [BimVoiceDesktopRig]) report the user's pose and actions here; the runtime
+## sends them
 ## to the agent and applies what comes back. Command line (after `--`):
 ## `--glb PATH` load a building without an agent, `--agent tcp://HOST:PORT`, `--token SECRET`,
 ## `--no-agent`, `--desktop` (never start XR), `--spectator` (open the spectator window).
@@ -13,8 +14,8 @@ extends Node
 
 ## A building was loaded and indexed.
 signal building_loaded(element_count: int)
-## A state or delta from the agent was applied (or refused: see [member ApplyReport.ok]).
-signal changes_applied(report: ApplyReport)
+## A state or delta from the agent was applied (or refused: see [member BimVoiceApplyReport.ok]).
+signal changes_applied(report: BimVoiceApplyReport)
 ## The agent answered a say/do/utterance ({ok, program, answer, value, error, transcript?}).
 signal answer_received(response: Dictionary)
 
@@ -24,29 +25,29 @@ const MODEL_CACHE_DIR: String = "user://models"
 ## Command-line options: flag -> value ("" for bare flags).
 var options: Dictionary = {}
 ## The building.
-var building: BuildingModel
+var building: BimVoiceBuildingModel
 ## Applies the agent's states and deltas to [member building].
-var applier: ChangeApplier
+var applier: BimVoiceChangeApplier
 ## Ray picking against [member building].
-var picker: ElementPicker
+var picker: BimVoiceElementPicker
 ## The link to the agent (null when running without one).
-var link: AgentLink = null
+var link: BimVoiceAgentLink = null
 ## Push-to-talk capture.
-var mic: MicCapture
+var mic: BimVoiceMicCapture
 ## What the HUDs show.
-var hud: HudText = HudText.new()
+var hud: BimVoiceHudText = BimVoiceHudText.new()
 ## The rig whose pose goes to the agent and which the agent moves.
-var rig: BimRig = null
+var rig: BimVoiceRig = null
 ## Hash of the loaded agent model ("" when loaded from a file or not loaded).
 var model_hash: String = ""
 ## Speak answers aloud when a text-to-speech voice exists.
 var speak_answers: bool = true
 ## Cuts the building open when the agent's state has a section.
-var clipper: SectionClipper
+var clipper: BimVoiceSectionClipper
 ## The scene's light and sky (set by the scene that made it): the sun study moves its sun.
-var environment: BimEnvironment = null
+var environment: BimVoiceEnvironment = null
 ## Measuring by pointing (rigs call [method measure_along]).
-var measure: MeasureTool
+var measure: BimVoiceMeasureTool
 
 var _wanted_hash: String = ""
 var _talk_id: int = -1
@@ -58,18 +59,18 @@ var _link_problem_lines: PackedStringArray = PackedStringArray()
 
 
 func _init() -> void:
-	building = BuildingModel.new()
+	building = BimVoiceBuildingModel.new()
 	building.name = "Building"
-	applier = ChangeApplier.new(building)
-	picker = ElementPicker.new(building)
-	mic = MicCapture.new()
+	applier = BimVoiceChangeApplier.new(building)
+	picker = BimVoiceElementPicker.new(building)
+	mic = BimVoiceMicCapture.new()
 	mic.name = "Mic"
 	applier.pose_changed.connect(_on_pose_changed)
 	applier.batch_applied.connect(_on_batch_applied)
 	applier.review_changed.connect(_on_review_changed)
 	applier.selection_changed.connect(_on_selection_changed)
-	clipper = SectionClipper.new(building)
-	measure = MeasureTool.new()
+	clipper = BimVoiceSectionClipper.new(building)
+	measure = BimVoiceMeasureTool.new()
 	applier.budget_usec = ProjectSettings.get_setting("bimvoice/apply/budget_usec", 2000)
 	building.loaded.connect(_on_building_loaded)
 	building.load_failed.connect(_on_load_failed)
@@ -83,7 +84,10 @@ func _ready() -> void:
 	options = parse_args(OS.get_cmdline_user_args())
 	if options.has("glb"):
 		load_glb(options["glb"])
-	if not options.has("no-agent") and ProjectSettings.get_setting("bimvoice/link/autoconnect", true):
+	if (
+		not options.has("no-agent")
+		and ProjectSettings.get_setting("bimvoice/link/autoconnect", true)
+	):
 		var endpoint: String = options.get(
 			"agent", ProjectSettings.get_setting("bimvoice/link/endpoint", "tcp://127.0.0.1:5557")
 		)
@@ -124,10 +128,10 @@ func _physics_process(_delta: float) -> void:
 
 
 ## Connects to an agent at [param endpoint] (`tcp://host:port`).
-func connect_agent(endpoint: String, token: String = "") -> AgentLink:
+func connect_agent(endpoint: String, token: String = "") -> BimVoiceAgentLink:
 	disconnect_agent()
-	link = AgentLink.new()
-	link.name = "AgentLink"
+	link = BimVoiceAgentLink.new()
+	link.name = "BimVoiceAgentLink"
 	link.endpoint = endpoint
 	link.token = token
 	link.welcome.connect(_on_welcome)
@@ -180,9 +184,9 @@ func select_ids(ids: PackedStringArray) -> void:
 	if link != null and link.is_in_sync():
 		link.send_select(ids)
 	else:
-		applier.apply_delta({
-			"elements": [], "props_added": [], "props_removed": [], "selected": Array(ids)
-		})
+		applier.apply_delta(
+			{"elements": [], "props_added": [], "props_removed": [], "selected": Array(ids)}
+		)
 
 
 ## Picks along a ray and selects what it hits (nothing when it hits nothing).
@@ -193,14 +197,14 @@ func select_along(from: Vector3, to: Vector3) -> String:
 	return gid
 
 
-## The nearest visible element along a segment (see [method ElementPicker.pick]).
+## The nearest visible element along a segment (see [method BimVoiceElementPicker.pick]).
 func pick(from: Vector3, to: Vector3) -> Dictionary:
 	return picker.pick(from, to)
 
 
 ## A short description of an element for the HUD ("IfcDoor Tuer 1" or its GlobalId).
 func describe_element(gid: String) -> String:
-	var element: BuildingElement = building.get_element(gid)
+	var element: BimVoiceBuildingElement = building.get_element(gid)
 	if element == null or element.extras.is_empty():
 		return gid
 	var ifc_class: String = str(element.extras.get("ifc_class", ""))
@@ -330,7 +334,7 @@ static func parse_args(args: PackedStringArray) -> Dictionary:
 
 
 func _on_welcome(state: Dictionary, model_info: Dictionary) -> void:
-	var report: ApplyReport = applier.apply_state(state)
+	var report: BimVoiceApplyReport = applier.apply_state(state)
 	if report.ok:
 		clipper.refresh()
 		changes_applied.emit(report)
@@ -374,8 +378,10 @@ func _on_load_failed(message: String) -> void:
 
 
 func _on_delta(_seq: int, changes: Dictionary) -> void:
-	var prepared: ChangeApplier.PendingBatch = link.delta_prepared as ChangeApplier.PendingBatch
-	var report: ApplyReport
+	var prepared: BimVoiceChangeApplier.PendingBatch = (
+		link.delta_prepared as BimVoiceChangeApplier.PendingBatch
+	)
+	var report: BimVoiceApplyReport
 	if prepared != null and is_same(prepared.delta, changes):
 		report = applier.apply_prepared(prepared)  # checked on the link's parsing thread
 	else:
@@ -384,7 +390,7 @@ func _on_delta(_seq: int, changes: Dictionary) -> void:
 		_refused(report)
 
 
-func _on_batch_applied(report: ApplyReport) -> void:
+func _on_batch_applied(report: BimVoiceApplyReport) -> void:
 	if not report.ok:
 		_refused(report)
 		return
@@ -408,7 +414,7 @@ func measure_along(from: Vector3, to: Vector3) -> float:
 	if metres < 0.0:
 		hud.set_line("note", "measure: first point set, point at the second")
 	else:
-		hud.set_line("note", "measured " + MeasureTool.format_metres(metres))
+		hud.set_line("note", "measured " + BimVoiceMeasureTool.format_metres(metres))
 	return metres
 
 
@@ -444,7 +450,7 @@ func _place_table(view_scale: Variant) -> void:
 		add_child(table)
 	var vs: Dictionary = view_scale
 	var anchor: Array = vs["anchor"]
-	var top: Vector3 = Frames.ifc_to_godot(Vector3(anchor[0], anchor[1], anchor[2]))
+	var top: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(anchor[0], anchor[1], anchor[2]))
 	var box: AABB = building.transform * building.world_aabb()
 	var size: Vector2 = Vector2(box.size.x, box.size.z) + Vector2(0.3, 0.3)
 	var height: float = 0.76  # to the floor: the agent puts the table top 0.8 m above it
@@ -453,7 +459,9 @@ func _place_table(view_scale: Variant) -> void:
 	top_mesh.position = Vector3(box.get_center().x, top.y - 0.021, box.get_center().z)
 	var pedestal: MeshInstance3D = table.get_node(^"Pedestal")
 	(pedestal.mesh as BoxMesh).size = Vector3(0.2, height, 0.2)
-	pedestal.position = Vector3(top_mesh.position.x, top.y - 0.04 - height * 0.5, top_mesh.position.z)
+	pedestal.position = Vector3(
+		top_mesh.position.x, top.y - 0.04 - height * 0.5, top_mesh.position.z
+	)
 	table.visible = true
 
 
@@ -466,12 +474,12 @@ static func scale_model_transform(view_scale: Variant) -> Transform3D:
 	var k: float = float(vs["scale"])
 	var pivot: Array = vs["pivot"]
 	var anchor: Array = vs["anchor"]
-	var pivot_g: Vector3 = Frames.ifc_to_godot(Vector3(pivot[0], pivot[1], pivot[2]))
-	var anchor_g: Vector3 = Frames.ifc_to_godot(Vector3(anchor[0], anchor[1], anchor[2]))
+	var pivot_g: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(pivot[0], pivot[1], pivot[2]))
+	var anchor_g: Vector3 = BimVoiceFrames.ifc_to_godot(Vector3(anchor[0], anchor[1], anchor[2]))
 	return Transform3D(Basis.from_scale(Vector3(k, k, k)), anchor_g - pivot_g * k)
 
 
-func _refused(report: ApplyReport) -> void:
+func _refused(report: BimVoiceApplyReport) -> void:
 	push_warning("BimVoice: " + report.error)
 	hud.set_line("note", "agent sent a bad change: " + report.error)
 	changes_applied.emit(report)

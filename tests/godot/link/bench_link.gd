@@ -9,7 +9,7 @@
 ## Prints one line "BENCH <json>" with the round-trip times in microseconds.
 extends "res://tests/godot/link/link_test_base.gd"
 
-var sock := ZmtpSocket.new()
+var sock := BimVoiceZmtpSocket.new()
 var inbox: Array = []
 
 

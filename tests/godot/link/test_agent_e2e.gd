@@ -1,10 +1,10 @@
-## AgentLink against a real `python -m pyagent serve` (tests/link/test_godot_zmtp.py):
+## BimVoiceAgentLink against a real `python -m pyagent serve` (tests/link/test_godot_zmtp.py):
 ## --port=N, --door=GlobalId of the door in front of the pose below, --model-size=bytes of the glb.
 ## Welcome, model bytes, pose throttling, say "hide the door in front of me" -> a delta hiding
 ## exactly that door, a program, and a resync after a seq gap.
 extends "res://tests/godot/link/link_test_base.gd"
 
-var link: AgentLink
+var link: BimVoiceAgentLink
 var welcomes: Array = []
 var deltas: Array = []
 var results := {}
@@ -13,7 +13,7 @@ var events: Array[String] = []
 
 
 func run_tests() -> void:
-	link = AgentLink.new()
+	link = BimVoiceAgentLink.new()
 	link.endpoint = "tcp://127.0.0.1:%d" % arg_int("port")
 	link.ping_interval_s = 0.2
 	link.welcome.connect(

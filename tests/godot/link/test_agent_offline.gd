@@ -1,4 +1,5 @@
-## AgentLink when no agent is running (--port=N, nothing listens there): one status line, no error
+## BimVoiceAgentLink when no agent is running (--port=N, nothing listens there): one status line, no
+## error
 ## spam, retries with backoff, requests fail at once with a clear result; then the agent appears
 ## (--server-after-s seconds later, started by the pytest wrapper) and the link connects by itself.
 extends "res://tests/godot/link/link_test_base.gd"
@@ -9,7 +10,7 @@ var welcomed := false
 
 
 func run_tests() -> void:
-	var link := AgentLink.new()
+	var link := BimVoiceAgentLink.new()
 	link.endpoint = "tcp://127.0.0.1:%d" % arg_int("port")
 	link.status_changed.connect(func(text: String) -> void: statuses.append(text))
 	link.result.connect(func(id: int, r: Dictionary) -> void: results[id] = r)

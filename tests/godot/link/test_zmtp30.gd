@@ -1,8 +1,9 @@
-## ZmtpSocket against a hand-written ZMTP 3.0 peer (tests/link/test_godot_zmtp.py, --port=N):
+## BimVoiceZmtpSocket against a hand-written ZMTP 3.0 peer (tests/link/test_godot_zmtp.py,
+## --port=N):
 ## version 3.0 greeting, READY metadata, long frames, a PING command answered with PONG.
 extends "res://tests/godot/link/link_test_base.gd"
 
-var sock := ZmtpSocket.new()
+var sock := BimVoiceZmtpSocket.new()
 var inbox: Array = []
 
 

@@ -1,9 +1,9 @@
-## ZmtpSocket against a real pyzmq ROUTER run by tests/link/test_godot_zmtp.py (--port=N).
+## BimVoiceZmtpSocket against a real pyzmq ROUTER run by tests/link/test_godot_zmtp.py (--port=N).
 ## The router echoes every message back as ["echo", *frames]; "restart" makes it close and rebind;
 ## "big" makes it answer with one 3 MB frame. Heartbeats (ZMTP PING) are on at the router.
 extends "res://tests/godot/link/link_test_base.gd"
 
-var sock := ZmtpSocket.new()
+var sock := BimVoiceZmtpSocket.new()
 var inbox: Array = []
 var events: Array[String] = []
 
