@@ -52,6 +52,7 @@ func _ready() -> void:
 	quality = BimVoiceRenderQuality.new()
 	quality.name = "BimVoiceRenderQuality"
 	quality.sun = environment.sun
+	quality.environment = environment.world_environment.environment
 	add_child(quality)
 	xr_active = not runtime.options.has("desktop") and start_xr()
 	if xr_active:

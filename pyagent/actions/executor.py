@@ -542,7 +542,8 @@ class Executor:
                                 "yaw": round(float(wrap_deg(yaw)), 3)})
         room = self.graph.room_at(probe)
         where = f" in {self._label(room)}" if room else ""
-        return [pid], f"Placed a {asset}{where}.", [pid]
+        article = "an" if asset[:1] in "aeiou" else "a"
+        return [pid], f"Placed {article} {asset}{where}.", [pid]
 
     def _place_by(self, ctx: Context, anchor: str, depth: float, width: float, placement: str,
                   yaw: float | None) -> tuple[np.ndarray, float]:

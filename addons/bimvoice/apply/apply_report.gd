@@ -68,8 +68,8 @@ func summary() -> String:
 	_part(parts, colored, "painted")
 	_part(parts, uncolored, "colour reset")
 	_part(parts, moved, "moved")
-	_part(parts, props_added, "prop(s) placed")
-	_part(parts, props_removed, "prop(s) removed")
+	_part(parts, props_added, "of furniture placed", "piece")
+	_part(parts, props_removed, "of furniture removed", "piece")
 	if selection_changed:
 		parts.append("selection")
 	if pose_changed:
@@ -83,6 +83,8 @@ func summary() -> String:
 	return ", ".join(parts)
 
 
-func _part(parts: PackedStringArray, count: int, label: String) -> void:
-	if count > 0:
+func _part(parts: PackedStringArray, count: int, label: String, noun: String = "") -> void:
+	if count > 0 and noun.is_empty():
 		parts.append("%d %s" % [count, label])
+	elif count > 0:
+		parts.append("%d %s%s %s" % [count, noun, "s" if count > 1 else "", label])

@@ -29,6 +29,7 @@ func _init() -> void:
 	sky.sky_material = sky_material
 	var env: Environment = Environment.new()
 	env.background_mode = Environment.BG_SKY
+	env.background_color = sky_material.sky_horizon_color  # when the sky is drawn as a colour
 	env.sky = sky
 	env.ambient_light_source = Environment.AMBIENT_SOURCE_SKY
 	env.ambient_light_energy = DEFAULT_AMBIENT

@@ -4,8 +4,9 @@ extends Node
 ## software rasteriser (Mesa llvmpipe under Xvfb or a VM) as well as on a GPU.
 ##
 ## Levels, from best to cheapest: [constant HIGH] (MSAA 2x, sun shadows, full resolution),
-## [constant MEDIUM] (no MSAA), [constant LOW] (no MSAA, no shadows), [constant LOWEST] (also the
-## 3D view rendered at [constant LOWEST_SCALE] of the window and scaled up). In `auto` mode a
+## [constant MEDIUM] (no MSAA), [constant LOW] (no MSAA, no shadows, a plain sky colour instead of
+## the sky shader), [constant LOWEST] (also the 3D view rendered at [constant LOWEST_SCALE] of the
+## window and scaled up). In `auto` mode a
 ## software renderer starts at [constant LOW], a GPU at [constant HIGH]; then, once a building is
 ## shown, every [member window_s] seconds the measured frame rate is compared with
 ## [member min_fps] and the quality steps down while it is lower (never back up: a level that
@@ -51,6 +52,8 @@ var software: bool = false
 var adapter: String = ""
 ## The sun whose shadows are switched (may be null).
 var sun: DirectionalLight3D = null
+## The environment whose sky is drawn as a plain colour at [constant LOW] and below (may be null).
+var environment: Environment = null
 ## Viewports whose MSAA and 3D scale follow the level (the main window's is added on ready).
 var viewports: Array[Viewport] = []
 ## BimVoiceFrames per second over the last measuring window (0 before the first).
@@ -104,6 +107,8 @@ func set_level(new_level: int, reason: String) -> void:
 		viewport.scaling_3d_scale = LOWEST_SCALE if level == LOWEST else 1.0
 	if sun != null:
 		sun.shadow_enabled = level >= MEDIUM
+	if environment != null:
+		environment.background_mode = Environment.BG_SKY if level >= MEDIUM else Environment.BG_COLOR
 	_restart_window()
 	print("BimVoice: render quality %s (%s; %s)" % [NAMES[level], reason, adapter])
 	level_changed.emit(level, reason)
