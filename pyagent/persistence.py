@@ -24,6 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from pyagent.actions.executor import StepError
 from pyagent.actions.schema import def_validator, schema_errors
 from pyagent.actions.state import SceneState, Snapshot
@@ -212,7 +214,7 @@ class Persistence:
             try:
                 kind = rec.get("k")
                 if kind == "pose":
-                    _check("engine_pose", rec["pose"])
+                    self._check_pose(rec["pose"])
                     state = {**state, "pose": copy.deepcopy(rec["pose"])}
                     report.poses += 1
                 elif kind == "checkpoint":
@@ -319,6 +321,18 @@ class Persistence:
                 raise ValueError(f"unknown prop asset {p['asset']!r}")
             if not GID_RE.match(p["id"]) or p["id"] in self.session.building.elements:
                 raise ValueError(f"bad prop id {p['id'][:40]!r}")
+            self.session.executor.bounds.check(p["position"], f"the placed {p['asset']}")
+
+    def _check_place(self, gid: str, transform: dict[str, Any]) -> None:
+        """A moved element must stay within the session's bounds (the executor's rule)."""
+        bounds = self.session.executor.bounds
+        el = self.session.building.elements.get(gid)
+        base = el.centre if el is not None and el.has_geometry else bounds.middle()
+        bounds.check(base + np.asarray(transform["translation"], float), f"the moved element {gid}")
+
+    def _check_pose(self, pose: Any) -> None:
+        _check("engine_pose", pose)
+        self.session.executor.bounds.check(pose["position"], "the viewer's position")
 
     def _check_delta(self, delta: Any) -> None:
         if not isinstance(delta, dict):
@@ -333,20 +347,28 @@ class Persistence:
                 if not isinstance(delta[key], dict):
                     raise ValueError(f"malformed {key}")
                 self._checked_ids(list(delta[key]))
-                for v in delta[key].values():
+                for gid, v in delta[key].items():
                     if v is not None:
                         _check(schema, v)
+                        if key == "transforms":
+                            self._check_place(gid, v)
         if "selected" in delta:
             self._checked_ids(delta["selected"])
         if "pose" in delta:
-            _check("engine_pose", delta["pose"])
+            self._check_pose(delta["pose"])
 
-    def _checked_state(self, state: Any) -> dict[str, Any]:
-        _check("engine_state", state)
+    def _checked_state(self, state: Any, with_pose: bool = True) -> dict[str, Any]:
+        if with_pose:
+            _check("engine_state", state)
+            self._check_pose(state["pose"])
+        else:
+            _check("engine_state", {**state, "pose": {"position": [0, 0, 0], "yaw": 0, "pitch": 0}})
         self._check_props(state["props"])
         for key in ("hidden", "deleted", "selected"):
             self._checked_ids(state[key])
         self._checked_ids(list(state["colors"]) + list(state["transforms"]))
+        for gid, t in state["transforms"].items():
+            self._check_place(gid, t)
         return copy.deepcopy(state)
 
     def _checked_snapshot(self, data: Any) -> Snapshot:
@@ -354,8 +376,10 @@ class Persistence:
             raise ValueError("malformed history entry")
         pose = data.get("pose")
         if pose is not None:
-            _check("engine_pose", pose)
-        edits = self._checked_state({**data["edits"], "pose": {"position": [0, 0, 0], "yaw": 0, "pitch": 0}})
+            self._check_pose(pose)
+        if not isinstance(data.get("edits"), dict) or "pose" in data["edits"]:
+            raise ValueError("malformed history entry")
+        edits = self._checked_state(data["edits"], with_pose=False)
         return Snapshot(_edits(edits), copy.deepcopy(pose), str(data.get("label", "")))
 
     # ---- recording ------------------------------------------------------------------------
@@ -393,6 +417,10 @@ class Persistence:
         pose = self.session.scene.pose.to_json()
         if pose == self._view_state.get("pose"):
             return
+        try:
+            self._check_pose(pose)
+        except ValueError:
+            return  # never journal what the replay would refuse
         try:
             self.journal.append({"k": "pose", "pose": pose}, sync=False)
         except (OSError, ValueError):
@@ -456,6 +484,10 @@ class Persistence:
         if dialogue != self._view_dialogue:
             rec["dialogue"] = dialogue
         rec["input"] = _trim(payload)
+        problem = self._unreplayable(rec)
+        if problem:
+            self.rollback()
+            return f"the change could not be kept, so it was not applied ({problem})"
         try:
             self.journal.append(rec, sync=True)
         except (OSError, ValueError) as exc:
@@ -467,6 +499,20 @@ class Persistence:
                 self.journal.rewrite([self._checkpoint_record()])
             except OSError:
                 pass  # keep appending to the long journal
+        return None
+
+    def _unreplayable(self, rec: dict[str, Any]) -> str | None:
+        """Why a change record would be refused on replay (the replay's own checks), or None."""
+        try:
+            self._check_delta(rec["delta"])
+            hist = rec.get("hist")
+            if hist is not None and hist["op"] == "full":
+                for x in hist["undo"] + hist["redo"]:
+                    self._checked_snapshot(x)
+            if "dialogue" in rec:
+                self._checked_dialogue(rec["dialogue"])
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            return str(exc)
         return None
 
     def rollback(self) -> None:

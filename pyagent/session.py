@@ -11,16 +11,12 @@ from typing import Any
 import numpy as np
 
 from pyagent.actions.executor import ExecResult, Executor
-from pyagent.actions.schema import load_schema
 from pyagent.actions.state import SceneState
 from pyagent.loader import LoadedBuilding, load
 from pyagent.model import Building, Pose
 from pyagent.persistence import DEFAULT_POSE_INTERVAL_S, Persistence, RestoreReport, default_journal_dir
 from pyagent.scenegraph import SceneGraph, build_scene_graph
 from pyagent.spatial import SpatialIndex
-
-# The schema's coordinate range (vec3): a pose outside it could not be written as a valid state.
-COORD_LIMIT = float(load_schema()["$defs"]["vec3"]["items"]["maximum"])
 
 
 @dataclass
@@ -104,10 +100,10 @@ class Session:
     # ---- the ways in ----------------------------------------------------------------------
     def set_pose(self, pose: Pose) -> None:
         """Raises ``ValueError`` (pose unchanged) for a pose outside the schema's coordinate range."""
-        pos = [float(v) for v in pose.position]
-        if len(pos) != 3 or not all(math.isfinite(v) and abs(v) <= COORD_LIMIT for v in pos) or not (
+        if not self.executor.bounds.contains(pose.position) or not (
                 math.isfinite(pose.yaw) and math.isfinite(pose.pitch) and abs(pose.yaw) <= 1e6):
-            raise ValueError(f"pose must have finite coordinates within ±{COORD_LIMIT:g} m and a finite heading")
+            raise ValueError(f"pose must have finite coordinates {self.executor.bounds.describe()} "
+                             "and a finite heading")
         self.scene.pose = pose
         self.persistence.pose_changed()
 
