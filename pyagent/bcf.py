@@ -145,6 +145,9 @@ class TopicStore:
         self.topics = []
         if self.folder is None or not self.folder.is_dir():
             return problems
+        for stale in self.folder.glob("*.json.tmp"):  # a note cut short by a kill: never acknowledged
+            with contextlib.suppress(OSError):
+                stale.unlink()
         for path in sorted(self.folder.glob("*.json")):
             try:
                 if path.stat().st_size > 1 << 20:
@@ -167,11 +170,16 @@ class TopicStore:
             self.folder.mkdir(parents=True, exist_ok=True)
             path = self.folder / f"{topic.guid}.json"
             tmp = path.with_suffix(".json.tmp")
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(topic.to_json(), f, ensure_ascii=False)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
+            try:
+                with open(tmp, "w", encoding="utf-8") as f:
+                    json.dump(topic.to_json(), f, ensure_ascii=False)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, path)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    tmp.unlink()  # a failed note leaves nothing behind
+                raise
             with contextlib.suppress(OSError):
                 fd = os.open(self.folder, os.O_RDONLY)
                 try:
@@ -300,7 +308,14 @@ def write_bcfzip(topics: list[Topic], path: Path, *, project_name: str, project_
                 z.writestr(f"{topic.guid}/viewpoint.bcfv", viewpoint_xml(topic))
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        try:
+            os.link(tmp, path)  # never replaces a file another writer put there meanwhile
+        except FileExistsError as exc:
+            raise BcfError(f"{path} already exists") from exc
+        except OSError:  # a file system without hard links
+            if path.exists():
+                raise BcfError(f"{path} already exists") from None
+            os.replace(tmp, path)
     except OSError as exc:
         raise BcfError(f"cannot write {path}: {exc}") from exc
     finally:

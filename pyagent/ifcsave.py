@@ -49,6 +49,7 @@ from pyagent.props import PROPS
 APPLICATION_ID = "pyagent"
 APPLICATION_NAME = "BIM voice design-review agent"
 HIDDEN_LAYER = "Hidden in design review"
+MAX_RENUMBER = 1000  # revision names tried when others keep taking them
 NON_BODY_IDENTIFIERS = ("Axis", "FootPrint", "Box", "Annotation", "Plan", "Profile", "Reference", "Clearance",
                         "Lighting", "Survey")
 FURNITURE_TYPES = {"sofa": "SOFA", "armchair": "CHAIR", "chair": "CHAIR", "table": "TABLE", "desk": "DESK",
@@ -59,6 +60,40 @@ IFC_GUID_RE = re.compile(r"^[0-9A-Za-z_$]{22}$")
 
 class SaveError(Exception):
     """The revision cannot be written; the message says why, for a person."""
+
+
+TEMP_RE = re.compile(r"^\.(?P<name>.+)\.(?P<pid>[0-9]+)\.tmp$")
+
+
+def remove_stale_temps(folder: Path) -> list[Path]:
+    """Remove the ``.<name>.<pid>.tmp`` files that writers killed mid-write left in ``folder`` (those of
+    processes still alive are left alone). Returns what was removed."""
+    removed: list[Path] = []
+    try:
+        entries = list(Path(folder).iterdir())
+    except OSError:
+        return removed
+    for path in entries:
+        m = TEMP_RE.match(path.name)
+        if m is None or not path.is_file() or path.is_symlink():
+            continue
+        pid = int(m.group("pid"))
+        if pid == os.getpid() or _alive(pid):
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # someone else's process, or not a pid we can ask about: leave its file alone
+    return True
 
 
 @dataclass
@@ -366,15 +401,22 @@ def _storey_for(building: Building, z: float) -> str | None:
 
 # ---- the save --------------------------------------------------------------------------------
 def save_revision(source: Path, out_path: Path, building: Building, state: dict[str, Any],
-                  room_at: Callable[[np.ndarray], str | None] | None = None, author: str = "reviewer") -> SaveReport:
+                  room_at: Callable[[np.ndarray], str | None] | None = None, author: str = "reviewer",
+                  renumber: Callable[[Path], Path] | None = None) -> SaveReport:
     """Write ``state`` (DESIGN.md's scene state) applied to ``source`` as a new IFC file ``out_path``.
 
-    Raises ``SaveError`` (nothing written) when the source is gone, changed since it was loaded, or the
-    target exists or is the source itself.
+    ``renumber`` gives the next free name when ``out_path`` is taken (another save into the same folder
+    got there first); the report's ``path`` is where the revision went. Raises ``SaveError`` (nothing
+    written) when the source is gone, changed since it was loaded, or the target exists (and there is
+    no ``renumber``) or is the source itself.
     """
     source, out_path = Path(source), Path(out_path)
-    if out_path.exists() or out_path.resolve() == source.resolve():
-        raise SaveError(f"{out_path} already exists; a revision never overwrites a file")
+    if out_path.resolve() == source.resolve():
+        raise SaveError(f"{out_path} is the source file; a revision never overwrites a file")
+    if out_path.exists():
+        if renumber is None:
+            raise SaveError(f"{out_path} already exists; a revision never overwrites a file")
+        out_path = renumber(out_path)
     try:
         if building.file_hash and file_sha256(source) != building.file_hash:
             raise SaveError(f"{source} changed on disk since it was loaded; reload it before saving a revision")
@@ -468,7 +510,7 @@ def save_revision(source: Path, out_path: Path, building: Building, state: dict[
 
     model.header.file_name.originating_system = f"{APPLICATION_NAME} {PYAGENT_VERSION}"
     model.header.file_name.authorization = author
-    _write_new(model, out_path)
+    report.path = _write_new(model, out_path, renumber, source)
     return report
 
 
@@ -521,27 +563,39 @@ def _has_guid(model: ifcopenshell.file, gid: str) -> bool:
     return True
 
 
-def _write_new(model: ifcopenshell.file, out_path: Path) -> None:
+def _write_new(model: ifcopenshell.file, out_path: Path, renumber: Callable[[Path], Path] | None = None,
+               source: Path | None = None) -> Path:
     """Write to a temporary file in the same folder, flush it to disk, then link it into place without
-    ever replacing an existing file."""
+    ever replacing an existing file (with ``renumber``, a name taken meanwhile makes it take the next).
+    Returns the path written."""
     out_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
     try:
         model.write(str(tmp))
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
-        try:
-            os.link(tmp, out_path)  # fails if out_path exists: never overwrites
-        except FileExistsError as exc:
-            raise SaveError(f"{out_path} already exists; a revision never overwrites a file") from exc
-        except OSError:
-            if out_path.exists():
-                raise SaveError(f"{out_path} already exists; a revision never overwrites a file") from None
-            os.replace(tmp, out_path)
+        for _ in range(MAX_RENUMBER):
+            try:
+                os.link(tmp, out_path)  # fails if out_path exists: never overwrites
+                break
+            except FileExistsError:
+                pass
+            except OSError:  # a file system without hard links
+                if not out_path.exists():
+                    os.replace(tmp, out_path)
+                    break
+            if renumber is None:
+                raise SaveError(f"{out_path} already exists; a revision never overwrites a file")
+            out_path = renumber(out_path)
+            if source is not None and out_path.resolve() == source.resolve():
+                raise SaveError(f"{out_path} is the source file; a revision never overwrites a file")
+        else:
+            raise SaveError(f"no free revision name next to {out_path}")
         fsync_dir(out_path.parent)
     except OSError as exc:
         raise SaveError(f"cannot write {out_path}: {exc}") from exc
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+    return out_path
 

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import getpass
 import json
@@ -30,8 +31,16 @@ from pyagent.actions.executor import StepError
 from pyagent.actions.schema import def_validator, schema_errors
 from pyagent.actions.state import SceneState, Snapshot
 from pyagent.bcf import BcfError, TopicStore, make_topic, project_id_for, write_bcfzip
-from pyagent.ifcsave import SaveError, SaveReport, next_revision_path, safe_stem, save_revision, writable_folder
-from pyagent.journal import JOURNAL_VERSION, Journal, JournalError, apply_delta, state_delta
+from pyagent.ifcsave import (
+    SaveError,
+    SaveReport,
+    next_revision_path,
+    remove_stale_temps,
+    safe_stem,
+    save_revision,
+    writable_folder,
+)
+from pyagent.journal import JOURNAL_FILE, JOURNAL_VERSION, Journal, JournalError, apply_delta, state_delta
 from pyagent.model import Pose
 from pyagent.paths import cache_dir
 from pyagent.props import PROPS
@@ -165,6 +174,8 @@ class Persistence:
                 for aside in (journal.set_aside("previous"), _set_aside_topics(Path(folder), "previous")):
                     if aside:
                         report.set_aside.append(aside)
+            with contextlib.suppress(OSError):  # a compaction cut short: the journal itself is intact
+                (Path(folder) / (JOURNAL_FILE + ".tmp")).unlink()
             contents = journal.read()
             rewrite = False
             if contents.header is not None and (contents.header.get("sha256") != b.file_hash
@@ -403,30 +414,30 @@ class Persistence:
         if self.journal is not None and self._pending_pose:
             self._write_pose()
 
-    def pose_changed(self) -> None:
+    def pose_changed(self) -> str | None:
+        """The viewer moved: journal the pose (or hold it back, with ``pose_interval_s``). Returns why it
+        could not be recorded (the caller then refuses the pose), or None."""
         if self.journal is None:
-            return
+            return None
         if time.monotonic() - self._last_pose_write >= self.pose_interval_s:
-            self._write_pose()
-        else:
-            self._pending_pose = True
+            return self._write_pose()
+        self._pending_pose = True
+        return None
 
-    def _write_pose(self) -> None:
+    def _write_pose(self) -> str | None:
         assert self.journal is not None
         self._pending_pose = False
         pose = self.session.scene.pose.to_json()
         if pose == self._view_state.get("pose"):
-            return
+            return None
         try:
             self._check_pose(pose)
-        except ValueError:
-            return  # never journal what the replay would refuse
-        try:
             self.journal.append({"k": "pose", "pose": pose}, sync=False)
-        except (OSError, ValueError):
-            return  # only the pose is lost; the next change record carries it
+        except (OSError, ValueError) as exc:  # never journal what the replay would refuse
+            return f"the pose could not be recorded ({exc})"
         self._view_state = {**self._view_state, "pose": pose}
         self._last_pose_write = time.monotonic()
+        return None
 
     def _history_change(self, program: Any) -> dict[str, Any] | None:
         h = self.session.executor.history
@@ -552,10 +563,14 @@ class Persistence:
         try:
             folder = self.output_folder()
             folder.mkdir(parents=True, exist_ok=True)
-            out = next_revision_path(folder, safe_stem(src))
-            report = save_revision(src, out, s.building, state.to_json(), s.graph.room_at, self.author)
+            remove_stale_temps(folder)
+            stem = safe_stem(src)
+            out = next_revision_path(folder, stem)
+            report = save_revision(src, out, s.building, state.to_json(), s.graph.room_at, self.author,
+                                   renumber=lambda _taken: next_revision_path(folder, stem))
         except (SaveError, OSError) as exc:
             raise StepError(f"the revision could not be saved: {exc}") from exc
+        out = report.path
         self.last_save = report
         if self.topics.topics:
             try:

@@ -99,13 +99,18 @@ class Session:
 
     # ---- the ways in ----------------------------------------------------------------------
     def set_pose(self, pose: Pose) -> None:
-        """Raises ``ValueError`` (pose unchanged) for a pose outside the schema's coordinate range."""
+        """Raises ``ValueError`` (pose unchanged) for a pose far from the building or one the journal
+        could not record."""
         if not self.executor.bounds.contains(pose.position) or not (
                 math.isfinite(pose.yaw) and math.isfinite(pose.pitch) and abs(pose.yaw) <= 1e6):
             raise ValueError(f"pose must have finite coordinates {self.executor.bounds.describe()} "
                              "and a finite heading")
+        before = self.scene.pose
         self.scene.pose = pose
-        self.persistence.pose_changed()
+        failure = self.persistence.pose_changed()
+        if failure:
+            self.scene.pose = before  # memory is never ahead of the disk
+            raise ValueError(failure)
 
     def select(self, ids: list[str]) -> Result:
         props = {p["id"] for p in self.scene.props}
