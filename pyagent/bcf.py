@@ -36,6 +36,13 @@ IFC_GUID_RE = re.compile(r"^[0-9A-Za-z_$]{22}$")
 MAX_TEXT = 2000
 MAX_MEMBER_BYTES = 32 << 20
 MAX_MEMBERS = 10_000
+# What XML 1.0 cannot hold: control characters other than tab, newline and return, lone surrogates, U+FFFE/F.
+XML_INVALID = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` without the characters XML 1.0 forbids (each becomes nothing)."""
+    return XML_INVALID.sub("", text)
 
 
 class BcfError(Exception):
@@ -120,6 +127,8 @@ class Topic:
 def make_topic(text: str, ids: list[str], position: list[float], yaw: float, pitch: float,
                hidden: list[str], colors: dict[str, list[float]], transcript: str | None, author: str,
                index: int) -> Topic:
+    text = xml_text(text)
+    transcript = xml_text(transcript) if transcript is not None else None
     title = " ".join(text.split())[:120] or "Review note"
     description = text.strip()[:MAX_TEXT]
     if transcript and transcript.strip() and transcript.strip() != text.strip():
@@ -202,9 +211,9 @@ def _xml(root: ET.Element) -> bytes:
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
-    el = ET.SubElement(parent, tag, attrs)
+    el = ET.SubElement(parent, tag, {k: xml_text(v) for k, v in attrs.items()})
     if text is not None:
-        el.text = text
+        el.text = xml_text(text)
     return el
 
 
@@ -245,21 +254,30 @@ def markup_xml(topic: Topic, ifc_filename: str, ifc_project: str | None, file_da
     return _xml(root)
 
 
-def viewpoint_xml(topic: Topic) -> bytes:
+def viewpoint_xml(topic: Topic, known: set[str] | None = None) -> bytes:
+    """The topic's viewpoint; with ``known``, components that are not in the file the archive names
+    (elements deleted in a saved revision, props not saved yet) are left out."""
+    def keep(ids: list[str]) -> list[str]:
+        return [g for g in ids if known is None or g in known]
+
     root = ET.Element("VisualizationInfo", Guid=topic.viewpoint_guid)
     comps = _sub(root, "Components")
+    selected, hidden = keep(topic.selected), keep(topic.hidden)
+    colors = {g: c for g, c in topic.colors.items() if known is None or g in known}
     _sub(comps, "ViewSetupHints", SpacesVisible="false", SpaceBoundariesVisible="false", OpeningsVisible="false")
-    sel = _sub(comps, "Selection")
-    for g in topic.selected:
-        _sub(sel, "Component", IfcGuid=g)
+    if selected:  # BCF 2.1 wants at least one Component in a Selection and in Exceptions
+        sel = _sub(comps, "Selection")
+        for g in selected:
+            _sub(sel, "Component", IfcGuid=g)
     vis = _sub(comps, "Visibility", DefaultVisibility="true")
-    exc = _sub(vis, "Exceptions")
-    for g in topic.hidden:
-        _sub(exc, "Component", IfcGuid=g)
-    if topic.colors:
+    if hidden:
+        exc = _sub(vis, "Exceptions")
+        for g in hidden:
+            _sub(exc, "Component", IfcGuid=g)
+    if colors:
         coloring = _sub(comps, "Coloring")
         by_colour: dict[str, list[str]] = {}
-        for g, rgba in sorted(topic.colors.items()):
+        for g, rgba in sorted(colors.items()):
             by_colour.setdefault(_argb(rgba), []).append(g)
         for colour, ids in by_colour.items():
             col = _sub(coloring, "Color", Color=colour)
@@ -293,8 +311,11 @@ def project_id_for(file_hash: str) -> str:
 
 
 def write_bcfzip(topics: list[Topic], path: Path, *, project_name: str, project_id: str, ifc_filename: str,
-                 ifc_project: str | None = None, file_date: str | None = None) -> Path:
-    """Write the topics as a BCF 2.1 archive at ``path`` (a new file, written atomically)."""
+                 ifc_project: str | None = None, file_date: str | None = None,
+                 known_ids: set[str] | None = None) -> Path:
+    """Write the topics as a BCF 2.1 archive at ``path`` (a new file, written atomically). The markup
+    names ``ifc_filename``; ``known_ids``, when given, are the GlobalIds that file holds: viewpoints refer
+    to no others."""
     path = Path(path)
     if path.exists():
         raise BcfError(f"{path} already exists")
@@ -305,7 +326,7 @@ def write_bcfzip(topics: list[Topic], path: Path, *, project_name: str, project_
             z.writestr("project.bcfp", project_xml(project_id, project_name))
             for topic in topics:
                 z.writestr(f"{topic.guid}/markup.bcf", markup_xml(topic, ifc_filename, ifc_project, file_date))
-                z.writestr(f"{topic.guid}/viewpoint.bcfv", viewpoint_xml(topic))
+                z.writestr(f"{topic.guid}/viewpoint.bcfv", viewpoint_xml(topic, known_ids))
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
         try:

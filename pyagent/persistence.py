@@ -30,8 +30,9 @@ import numpy as np
 from pyagent.actions.executor import StepError
 from pyagent.actions.schema import def_validator, schema_errors
 from pyagent.actions.state import SceneState, Snapshot
-from pyagent.bcf import BcfError, TopicStore, make_topic, project_id_for, write_bcfzip
+from pyagent.bcf import BcfError, TopicStore, make_topic, now_iso, project_id_for, write_bcfzip
 from pyagent.ifcsave import (
+    MAX_RENUMBER,
     SaveError,
     SaveReport,
     next_revision_path,
@@ -159,6 +160,7 @@ class Persistence:
         self._view_dialogue: dict[str, Any] = {}
         session.executor.saver = self.save
         session.executor.noter = self.note
+        session.executor.exporter = self.export_notes
 
     # ---- the journal ----------------------------------------------------------------------
     def open_journal(self, folder: Path, fresh: bool = False) -> RestoreReport:
@@ -573,25 +575,59 @@ class Persistence:
         out = report.path
         self.last_save = report
         if self.topics.topics:
+            # The notes go with the revision and name it: every component they refer to is in that file.
+            saved = state.to_json()
+            known = (set(s.building.elements) - set(saved["deleted"])) | set(report.props)
             try:
-                self.last_bcf = self.export_bcf(out.with_suffix(".bcfzip"))
+                self.last_bcf = self.export_bcf(out.with_suffix(".bcfzip"), ifc_file=out, known_ids=known)
             except BcfError as exc:
                 report.warnings.append(str(exc))
         return str(out)
 
-    def export_bcf(self, path: Path | None = None) -> Path:
-        """All review notes as a BCF 2.1 archive (default: next to the revisions)."""
+    def export_bcf(self, path: Path | None = None, ifc_file: Path | None = None,
+                   known_ids: set[str] | None = None) -> Path:
+        """All review notes as a BCF 2.1 archive (default: ``<name>.notes<N>.bcfzip`` next to the revisions).
+        The archive names ``ifc_file`` (default: the source file) and refers only to ``known_ids`` (default:
+        the source's elements, so props placed in the review are left out of the viewpoints)."""
         b = self.session.building
         src = Path(b.path)
-        if path is None:
-            folder = self.output_folder()
-            folder.mkdir(parents=True, exist_ok=True)
-            n = 1
+        named = ifc_file or src
+        known = known_ids if known_ids is not None else set(b.elements)
+        if path is not None:
+            return self._write_bcf(path, named, known)
+        folder = self.output_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        remove_stale_temps(folder)
+        n = 1
+        for _ in range(MAX_RENUMBER):
             while (path := folder / f"{safe_stem(src)}.notes{n}.bcfzip").exists():
                 n += 1
-        return write_bcfzip(self.topics.topics, path, project_name=b.project_name or src.stem,
-                            project_id=project_id_for(b.file_hash), ifc_filename=src.name,
-                            ifc_project=_ifc_project_guid(src))
+            try:
+                return self._write_bcf(path, named, known)
+            except BcfError:
+                if not path.exists():
+                    raise
+                n += 1  # another export took the name meanwhile
+        raise BcfError(f"no free name for the notes in {folder}")
+
+    def _write_bcf(self, path: Path, named: Path, known: set[str]) -> Path:
+        b = self.session.building
+        date = now_iso() if named != Path(b.path) else None
+        return write_bcfzip(self.topics.topics, path, project_name=b.project_name or Path(b.path).stem,
+                            project_id=project_id_for(b.file_hash), ifc_filename=named.name,
+                            ifc_project=_ifc_project_guid(named), file_date=date, known_ids=known)
+
+    def export_notes(self) -> str:
+        """``executor.exporter``: the review notes as a BCF archive of their own; the answer says where."""
+        if not self.topics.topics:
+            raise StepError("there are no review notes to export yet; say 'note that ...' first")
+        try:
+            path = self.export_bcf()
+        except (BcfError, OSError) as exc:
+            raise StepError(f"the notes could not be exported: {exc}") from exc
+        self.last_bcf = path
+        n = len(self.topics.topics)
+        return f"Exported {n} note{'s' if n != 1 else ''} as BCF: {path}."
 
     def note(self, text: str, ids: list[str], state: SceneState) -> str:
         """``executor.noter``: a BCF topic from the user's pose, the elements and the transcript."""

@@ -65,6 +65,7 @@ class Executor:
         self.last_ids: list[str] = []
         self.saver: Callable[[SceneState], str] | None = None
         self.noter: Callable[[str, list[str], SceneState], str] | None = None
+        self.exporter: Callable[[], str] | None = None
 
     # ---- public ---------------------------------------------------------------------------
     def run(self, program: Any) -> ExecResult:
@@ -678,6 +679,13 @@ class Executor:
         def run() -> str:
             return f"Saved a new revision: {saver(ctx.state)}."
         ctx.pending.append((len(ctx.step_values), run))
+        return None, "", []
+
+    def _op_export_notes(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
+        exporter = self.exporter
+        if exporter is None:
+            raise StepError("exporting notes is not available in this session")
+        ctx.pending.append((len(ctx.step_values), exporter))
         return None, "", []
 
     def _op_note(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:

@@ -103,6 +103,6 @@ class FrontEnd:
                       f"{reason}{hint}", "parser", {"parse": t_parse})
 
     def _remember(self, program: dict[str, Any]) -> None:
-        steps = [s for s in program["steps"] if s["op"] not in ("undo", "redo", "save", "note")]
+        steps = [s for s in program["steps"] if s["op"] not in ("undo", "redo", "save", "note", "export_notes")]
         if steps:
             self.memory.last_steps = steps

@@ -39,6 +39,7 @@ const OPS: Array[String] = [
 	"reset",
 	"save",
 	"note",
+	"export_notes",
 ]
 ## Names of the built-in props (`addons/bimvoice/props/<asset>.glb`).
 const PROP_ASSETS: Array[String] = [
