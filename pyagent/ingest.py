@@ -11,7 +11,7 @@ import ifcopenshell.util.placement as upl
 import ifcopenshell.util.unit as uunit
 import numpy as np
 
-from pyagent.model import OUTSIDE, SPATIAL_CLASSES, Building, Element, Storey
+from pyagent.model import NON_BODY_IDENTIFIERS, OUTSIDE, SPATIAL_CLASSES, Building, Element, Storey
 from pyagent.roomfinder import RoomFinder
 from pyagent.tessellate import SKIPPED_CLASSES, MeshSet
 
@@ -107,6 +107,25 @@ def _true_north(model: ifcopenshell.file) -> float:
             if abs(x) + abs(y) > 1e-9:
                 return math.degrees(math.atan2(y, x)) % 360.0
     return 90.0
+
+
+def _switched_off(model: ifcopenshell.file) -> set[int]:
+    """Ids of the representations and items assigned to a presentation layer that is switched off."""
+    off: set[int] = set()
+    for layer in model.by_type("IfcPresentationLayerWithStyle"):
+        if layer.LayerOn is False:
+            off.update(x.id() for x in layer.AssignedItems or ())
+    return off
+
+
+def _hidden_in_file(product: Any, off: set[int]) -> bool:
+    """Whether every body representation of ``product`` (or every item of it) is on a layer switched off."""
+    shape = getattr(product, "Representation", None)
+    if not off or shape is None:
+        return False
+    reps = [r for r in shape.Representations or ()
+            if r.is_a("IfcShapeRepresentation") and (r.RepresentationIdentifier or "Body") not in NON_BODY_IDENTIFIERS]
+    return bool(reps) and all(r.id() in off or (r.Items and all(i.id() in off for i in r.Items)) for r in reps)
 
 
 def _storeys(model: ifcopenshell.file, scale: float) -> list[Storey]:
@@ -209,6 +228,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     mesh_index = meshes.index()
     elements: dict[str, Element] = {}
     axes_by_id: dict[str, np.ndarray] = {}
+    off = _switched_off(model)
 
     for product in model.by_type("IfcProduct"):
         cls = product.is_a()
@@ -242,6 +262,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
                 # the colour covering the most faces is the element's colour
                 uniq, counts = np.unique(fm, return_counts=True)
                 el.color = tuple(float(c) for c in meshes.materials[uniq[counts.argmax()]])  # type: ignore[assignment]
+            el.hidden_in_file = _hidden_in_file(product, off)
             area, volume = _mesh_area_volume(v[f])
             el.quantities["surface_area"] = area
             if volume > 1e-9:

@@ -47,6 +47,8 @@ class Session:
         self.revision = 0
         self._front: Any = None
         self.scene.pose = self.default_pose()
+        # What the file itself hides (a saved review's switched-off layer) starts hidden.
+        self.scene.hidden = {g for g, e in self.building.elements.items() if e.hidden_in_file}
         # Journal, saving to IFC and review notes (sets executor.saver and executor.noter).
         self.persistence = Persistence(self)
         self.restore_report = RestoreReport()
