@@ -19,9 +19,14 @@ system-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    espeak-ng sox xvfb >/dev/null; \
 	  else echo "note: install espeak-ng, sox and xvfb for the speech and screenshot tests"; fi; fi
+	@if ! command -v npm >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    nodejs npm >/dev/null; \
+	  else echo "note: install nodejs and npm for the glTF validator tests"; fi; fi
 
 setup: $(STAMP) system-deps
 	$(BIN)/python -m pyagent godot install
+	$(BIN)/python tests/validators/gltf_tool.py --install
 
 demo: setup
 	$(BIN)/python -m pyagent demo ifc/AC20-FZK-Haus.ifc
