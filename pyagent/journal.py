@@ -70,6 +70,18 @@ def cut_short(line: bytes) -> bool:
     return all(c in b"0123456789abcdef" for c in head[:8]) and (len(head) < 9 or head[8:9] == b" ")
 
 
+def _whole_record(line: bytes) -> dict[str, Any] | None:
+    """The record of a last line that is complete but for its line end (missing or damaged), else None."""
+    if line.endswith(b"\n"):
+        return None
+    for candidate in (line + b"\n", line[:-1] + b"\n"):
+        try:
+            return decode(candidate)
+        except (ValueError, UnicodeDecodeError):
+            continue
+    return None
+
+
 # ---- state deltas ----------------------------------------------------------------------------
 def state_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """What turns state ``old`` into ``new``; empty when they are equal. Order-preserving for lists."""
@@ -188,6 +200,14 @@ class Journal:
                     record = decode(line)
                 except (ValueError, UnicodeDecodeError) as exc:
                     rest = f.read(1)
+                    whole = _whole_record(line) if not rest and number > 1 else None
+                    if whole is not None:
+                        # a whole record whose line end was lost or damaged: kept, and the file is rewritten
+                        contents.records.append(whole)
+                        contents.damaged_line = number
+                        contents.problem = f"line {number} of {self.path} had lost its line end"
+                        offset += len(line)
+                        break
                     if not rest and cut_short(line):  # the very last line: a write that was cut short
                         contents.torn_tail = True
                     else:  # damage (a flipped bit, zeroed blocks): reported, and the file is kept aside

@@ -65,6 +65,23 @@ def test_a_damaged_last_record_is_reported_and_kept_aside(fzk_copy: Path, tmp_pa
     again.close()
 
 
+@pytest.mark.parametrize("end", [b"", b"\x0b"], ids=["lost", "flipped"])
+def test_a_last_record_whose_line_end_is_damaged_is_kept(fzk_copy: Path, tmp_path: Path, end: bytes) -> None:
+    s, walls = journaled(fzk_copy, tmp_path)
+    hide(s, walls[:1])
+    hide(s, walls[1:2])
+    state = s.state()
+    s.close()
+    path = tmp_path / "j" / JOURNAL_FILE
+    path.write_bytes(path.read_bytes()[:-1] + end)
+    again = Session.open(fzk_copy, journal_dir=tmp_path / "j")
+    assert again.state() == state and again.restore_report.problems
+    hide(again, walls[2:3])
+    state = again.state()
+    again.close()
+    assert Session.open(fzk_copy, journal_dir=tmp_path / "j").state() == state
+
+
 def test_a_zeroed_journal_is_reported_and_kept_aside(fzk_copy: Path, tmp_path: Path) -> None:
     s, walls = journaled(fzk_copy, tmp_path)
     hide(s, walls[:2])
