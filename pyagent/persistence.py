@@ -25,8 +25,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from pyagent.actions.executor import StepError
 from pyagent.actions.schema import def_validator, schema_errors
 from pyagent.actions.state import SceneState, Snapshot
@@ -341,7 +339,8 @@ class Persistence:
         bounds = self.session.executor.bounds
         el = self.session.building.elements.get(gid)
         base = el.centre if el is not None and el.has_geometry else bounds.middle()
-        bounds.check(base + np.asarray(transform["translation"], float), f"the moved element {gid}")
+        where = [float(b) + float(t) for b, t in zip(base.tolist(), transform["translation"], strict=True)]
+        bounds.check(where, f"the moved element {gid}")
 
     def _check_pose(self, pose: Any) -> None:
         _check("engine_pose", pose)
@@ -360,9 +359,13 @@ class Persistence:
                 if not isinstance(delta[key], dict):
                     raise ValueError(f"malformed {key}")
                 self._checked_ids(list(delta[key]))
+                valid: set[str] = set()  # a change to many elements repeats one value: checked once
                 for gid, v in delta[key].items():
                     if v is not None:
-                        _check(schema, v)
+                        text = repr(v)
+                        if text not in valid:
+                            _check(schema, v)
+                            valid.add(text)
                         if key == "transforms":
                             self._check_place(gid, v)
         if "selected" in delta:
