@@ -20,10 +20,15 @@ system-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    espeak-ng sox xvfb xdotool >/dev/null; \
 	  else echo "note: install espeak-ng, sox, xvfb and xdotool for the speech, screenshot and GUI tests"; fi; fi
+	@if ! command -v npm >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    nodejs npm >/dev/null; \
+	  else echo "note: install nodejs and npm for the glTF validator tests"; fi; fi
 
 setup: $(STAMP) system-deps
 	$(BIN)/python -m pyagent godot install
 	$(BIN)/python -m pyagent godot import
+	$(BIN)/python tests/validators/gltf_tool.py --install
 
 # The OpenXR runtime for the XR scene tests (Monado + lavapipe + Godot, about 1 GB): tests only.
 setup-xr: setup

@@ -36,6 +36,13 @@ IFC_GUID_RE = re.compile(r"^[0-9A-Za-z_$]{22}$")
 MAX_TEXT = 2000
 MAX_MEMBER_BYTES = 32 << 20
 MAX_MEMBERS = 10_000
+# What XML 1.0 cannot hold: control characters other than tab, newline and return, lone surrogates, U+FFFE/F.
+XML_INVALID = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` without the characters XML 1.0 forbids (each becomes nothing)."""
+    return XML_INVALID.sub("", text)
 
 
 class BcfError(Exception):
@@ -126,6 +133,8 @@ def make_topic(text: str, ids: list[str], position: list[float], yaw: float, pit
                hidden: list[str], colors: dict[str, list[float]], transcript: str | None, author: str,
                index: int, sections: list[dict[str, list[float]]] | None = None,
                topic_type: str = "Issue") -> Topic:
+    text = xml_text(text)
+    transcript = xml_text(transcript) if transcript is not None else None
     title = " ".join(text.split())[:120] or "Review note"
     description = text.strip()[:MAX_TEXT]
     if transcript and transcript.strip() and transcript.strip() != text.strip():
@@ -153,6 +162,9 @@ class TopicStore:
         self.topics = []
         if self.folder is None or not self.folder.is_dir():
             return problems
+        for stale in self.folder.glob("*.json.tmp"):  # a note cut short by a kill: never acknowledged
+            with contextlib.suppress(OSError):
+                stale.unlink()
         for path in sorted(self.folder.glob("*.json")):
             try:
                 if path.stat().st_size > 1 << 20:
@@ -175,11 +187,16 @@ class TopicStore:
             self.folder.mkdir(parents=True, exist_ok=True)
             path = self.folder / f"{topic.guid}.json"
             tmp = path.with_suffix(".json.tmp")
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(topic.to_json(), f, ensure_ascii=False)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
+            try:
+                with open(tmp, "w", encoding="utf-8") as f:
+                    json.dump(topic.to_json(), f, ensure_ascii=False)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, path)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    tmp.unlink()  # a failed note leaves nothing behind
+                raise
             with contextlib.suppress(OSError):
                 fd = os.open(self.folder, os.O_RDONLY)
                 try:
@@ -199,15 +216,6 @@ class TopicStore:
 def _xml(root: ET.Element) -> bytes:
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
-
-
-#: Characters XML 1.0 cannot hold at all (C0 controls but tab, CR, LF; surrogates; U+FFFE/U+FFFF).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def xml_text(text: str) -> str:
-    """``text`` with the characters XML 1.0 cannot hold replaced by U+FFFD (a note says what was said)."""
-    return _NOT_XML.sub("\ufffd", text)
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
@@ -254,23 +262,30 @@ def markup_xml(topic: Topic, ifc_filename: str, ifc_project: str | None, file_da
     return _xml(root)
 
 
-def viewpoint_xml(topic: Topic) -> bytes:
+def viewpoint_xml(topic: Topic, known: set[str] | None = None) -> bytes:
+    """The topic's viewpoint; with ``known``, components that are not in the file the archive names
+    (elements deleted in a saved revision, props not saved yet) are left out."""
+    def keep(ids: list[str]) -> list[str]:
+        return [g for g in ids if known is None or g in known]
+
     root = ET.Element("VisualizationInfo", Guid=topic.viewpoint_guid)
     comps = _sub(root, "Components")
+    selected, hidden = keep(topic.selected), keep(topic.hidden)
+    colors = {g: c for g, c in topic.colors.items() if known is None or g in known}
     _sub(comps, "ViewSetupHints", SpacesVisible="false", SpaceBoundariesVisible="false", OpeningsVisible="false")
-    if topic.selected:  # like Exceptions, a Selection holds at least one Component
+    if selected:  # BCF 2.1 wants at least one Component in a Selection and in Exceptions
         sel = _sub(comps, "Selection")
-        for g in topic.selected:
+        for g in selected:
             _sub(sel, "Component", IfcGuid=g)
     vis = _sub(comps, "Visibility", DefaultVisibility="true")
-    if topic.hidden:  # BCF 2.1: an Exceptions element holds at least one Component
+    if hidden:
         exc = _sub(vis, "Exceptions")
-        for g in topic.hidden:
+        for g in hidden:
             _sub(exc, "Component", IfcGuid=g)
-    if topic.colors:
+    if colors:
         coloring = _sub(comps, "Coloring")
         by_colour: dict[str, list[str]] = {}
-        for g, rgba in sorted(topic.colors.items()):
+        for g, rgba in sorted(colors.items()):
             by_colour.setdefault(_argb(rgba), []).append(g)
         for colour, ids in by_colour.items():
             col = _sub(coloring, "Color", Color=colour)
@@ -310,8 +325,11 @@ def project_id_for(file_hash: str) -> str:
 
 
 def write_bcfzip(topics: list[Topic], path: Path, *, project_name: str, project_id: str, ifc_filename: str,
-                 ifc_project: str | None = None, file_date: str | None = None) -> Path:
-    """Write the topics as a BCF 2.1 archive at ``path`` (a new file, written atomically)."""
+                 ifc_project: str | None = None, file_date: str | None = None,
+                 known_ids: set[str] | None = None) -> Path:
+    """Write the topics as a BCF 2.1 archive at ``path`` (a new file, written atomically). The markup
+    names ``ifc_filename``; ``known_ids``, when given, are the GlobalIds that file holds: viewpoints refer
+    to no others."""
     path = Path(path)
     if path.exists():
         raise BcfError(f"{path} already exists")
@@ -322,10 +340,17 @@ def write_bcfzip(topics: list[Topic], path: Path, *, project_name: str, project_
             z.writestr("project.bcfp", project_xml(project_id, project_name))
             for topic in topics:
                 z.writestr(f"{topic.guid}/markup.bcf", markup_xml(topic, ifc_filename, ifc_project, file_date))
-                z.writestr(f"{topic.guid}/viewpoint.bcfv", viewpoint_xml(topic))
+                z.writestr(f"{topic.guid}/viewpoint.bcfv", viewpoint_xml(topic, known_ids))
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        try:
+            os.link(tmp, path)  # never replaces a file another writer put there meanwhile
+        except FileExistsError as exc:
+            raise BcfError(f"{path} already exists") from exc
+        except OSError:  # a file system without hard links
+            if path.exists():
+                raise BcfError(f"{path} already exists") from None
+            os.replace(tmp, path)
     except OSError as exc:
         raise BcfError(f"cannot write {path}: {exc}") from exc
     finally:

@@ -1,4 +1,4 @@
-"""Command line: ``python -m pyagent load|script|query|serve|mcp|models|bench|gen|demo``."""
+"""Command line: ``python -m pyagent load|script|query|notes|serve|mcp|xr|models|bench|gen|demo``."""
 
 from __future__ import annotations
 
@@ -84,6 +84,30 @@ def cmd_query(args: argparse.Namespace) -> int:
     return 0 if r.ok else 1
 
 
+def cmd_notes(args: argparse.Namespace) -> int:
+    """Export a session's review notes (from its journal folder) as a BCF 2.1 archive."""
+    from pyagent.bcf import BcfError, TopicStore
+    from pyagent.persistence import default_journal_dir
+    from pyagent.session import Session
+
+    session = Session.open(args.ifc, save_dir=args.save_dir)
+    folder = Path(args.journal) if args.journal else default_journal_dir(session.building.file_hash)
+    p = session.persistence
+    p.topics = TopicStore(folder / "topics")
+    for problem in p.topics.load():
+        print(f"warning: {problem}", file=sys.stderr)
+    if not p.topics.topics:
+        print(f"error: no review notes in {folder}", file=sys.stderr)
+        return 1
+    try:
+        out = p.export_bcf(Path(args.out) if args.out else None)
+    except (BcfError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(out)
+    return 0
+
+
 def cmd_gen(args: argparse.Namespace) -> int:
     from pyagent.props import write_prop_assets
 
@@ -94,30 +118,6 @@ def cmd_gen(args: argparse.Namespace) -> int:
     except ImportError:
         return 0
     return int(gen_engine([]) or 0)
-
-
-def cmd_notes(args: argparse.Namespace) -> int:
-    """Export the review notes (and remembered views) of a building's journaled session as BCF 2.1."""
-    from pyagent.journal import JournalError
-    from pyagent.session import Session
-
-    try:
-        session = Session.open(args.ifc, journal_dir=args.journal or True)
-    except JournalError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    try:
-        topics = len(session.persistence.topics.topics)
-        views = len(session.scene.viewpoints)
-        try:
-            path = session.persistence.export_bcf(Path(args.out) if args.out else None)
-        except OSError as exc:
-            print(f"error: the notes could not be written: {exc}", file=sys.stderr)
-            return 2
-    finally:
-        session.close()
-    print(f"{path}: {topics} note(s) and {views} remembered view(s) as BCF 2.1")
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,11 +162,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pose", help='JSON pose, e.g. {"position": [1, 2, 1.6], "yaw": 90}')
     p.add_argument("program")
     p.set_defaults(func=cmd_query)
-    p = sub.add_parser("notes", help="export the review notes of a building's session as a BCF 2.1 archive")
+    p = sub.add_parser("notes", help="export the review notes of a session as a BCF 2.1 archive")
     p.add_argument("--ifc", required=True)
-    p.add_argument("--journal", default=None, metavar="DIR", help="the session's journal folder (default: the "
-                   "building's folder under .cache/sessions/, as serve uses)")
-    p.add_argument("--out", default=None, help="the .bcfzip to write (default: next to the revisions)")
+    p.add_argument("--journal", metavar="DIR",
+                   help="the session's journal folder (default .cache/sessions/<file sha>/)")
+    p.add_argument("--out", metavar="PATH",
+                   help="the .bcfzip to write (default <name>.notes<N>.bcfzip beside the revisions)")
+    p.add_argument("--save-dir", default=None, help="where the archive goes when --out is not given")
     p.set_defaults(func=cmd_notes)
     p = sub.add_parser("gen", help="regenerate the prop assets and engine constants from the schema")
     p.set_defaults(func=cmd_gen)

@@ -43,14 +43,13 @@ import numpy as np
 from pyagent import __version__ as PYAGENT_VERSION
 from pyagent.ifcfile import IfcLoadError, file_sha256, open_ifc
 from pyagent.journal import fsync_dir
-from pyagent.model import Building
+from pyagent.model import NON_BODY_IDENTIFIERS, Building
 from pyagent.props import PROPS
 
 APPLICATION_ID = "pyagent"
 APPLICATION_NAME = "BIM voice design-review agent"
 HIDDEN_LAYER = "Hidden in design review"
-NON_BODY_IDENTIFIERS = ("Axis", "FootPrint", "Box", "Annotation", "Plan", "Profile", "Reference", "Clearance",
-                        "Lighting", "Survey")
+MAX_RENUMBER = 1000  # revision names tried when others keep taking them
 FURNITURE_TYPES = {"sofa": "SOFA", "armchair": "CHAIR", "chair": "CHAIR", "table": "TABLE", "desk": "DESK",
                    "bed": "BED", "shelf": "SHELF"}
 REVISION_RE = re.compile(r"^(?P<stem>.*?)(\.rev\d+)?$")
@@ -59,6 +58,40 @@ IFC_GUID_RE = re.compile(r"^[0-9A-Za-z_$]{22}$")
 
 class SaveError(Exception):
     """The revision cannot be written; the message says why, for a person."""
+
+
+TEMP_RE = re.compile(r"^\.(?P<name>.+)\.(?P<pid>[0-9]+)\.tmp$")
+
+
+def remove_stale_temps(folder: Path) -> list[Path]:
+    """Remove the ``.<name>.<pid>.tmp`` files that writers killed mid-write left in ``folder`` (those of
+    processes still alive are left alone). Returns what was removed."""
+    removed: list[Path] = []
+    try:
+        entries = list(Path(folder).iterdir())
+    except OSError:
+        return removed
+    for path in entries:
+        m = TEMP_RE.match(path.name)
+        if m is None or not path.is_file() or path.is_symlink():
+            continue
+        pid = int(m.group("pid"))
+        if pid == os.getpid() or _alive(pid):
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # someone else's process, or not a pid we can ask about: leave its file alone
+    return True
 
 
 @dataclass
@@ -252,6 +285,59 @@ def _make_items_private(model: ifcopenshell.file, rep: Any) -> None:
                     model.remove(a)
 
 
+def _own_openings(product: Any) -> list[Any]:
+    """The openings ``product`` fills and nothing else fills."""
+    out = []
+    for rel in getattr(product, "FillsVoids", None) or ():
+        opening = rel.RelatingOpeningElement
+        fillers = [r.RelatedBuildingElement for r in getattr(opening, "HasFillings", None) or ()]
+        if opening is not None and all(f == product for f in fillers):
+            out.append(opening)
+    return out
+
+
+def _private_body_items(model: ifcopenshell.file, product: Any) -> list[Any]:
+    """The items of the product's body representations, made its own where they are shared with other
+    products (a shared representation or item is copied; styles stay as they were), so that putting them
+    on a layer touches only this product. Geometry reached through an ``IfcMappedItem`` stays shared:
+    the mapped item itself is this product's."""
+    shape = product.Representation
+    if shape is None:
+        return []
+    reps = list(shape.Representations)
+    items: list[Any] = []
+    for i, rep in enumerate(reps):
+        if rep not in _body_representations(product):
+            continue
+        users = [x for x in model.get_inverse(rep)
+                 if x.is_a("IfcProductRepresentation") or x.is_a("IfcRepresentationMap")]
+        if len(users) > 1:
+            rep = _copy_styled(model, rep)
+            reps[i] = rep
+            shape.Representations = reps
+        own = list(rep.Items)
+        for j, item in enumerate(own):
+            others = [x for x in model.get_inverse(item)
+                      if (x.is_a("IfcRepresentation") or x.is_a("IfcRepresentationItem")) and x != rep
+                      and not x.is_a("IfcStyledItem")]
+            if others:
+                own[j] = _copy_styled(model, item)
+        if own != list(rep.Items):
+            rep.Items = own
+        items.extend(own)
+    return items
+
+
+def _copy_styled(model: ifcopenshell.file, entity: Any) -> Any:
+    """A deep copy of a representation or item that keeps the styles of its items."""
+    copy = ifcopenshell.util.element.copy_deep(model, entity, exclude=_KEEP_SHARED)
+    pairs = zip(entity.Items, copy.Items, strict=True) if entity.is_a("IfcRepresentation") else [(entity, copy)]
+    for old, new in pairs:
+        for styled in getattr(old, "StyledByItem", None) or ():
+            model.create_entity("IfcStyledItem", Item=new, Styles=styled.Styles, Name=styled.Name)
+    return copy
+
+
 def _surface_style(model: ifcopenshell.file, rgba: list[float], cache: dict[tuple[float, ...], Any]) -> Any:
     key = tuple(round(float(c), 4) for c in rgba)
     if key not in cache:
@@ -366,15 +452,22 @@ def _storey_for(building: Building, z: float) -> str | None:
 
 # ---- the save --------------------------------------------------------------------------------
 def save_revision(source: Path, out_path: Path, building: Building, state: dict[str, Any],
-                  room_at: Callable[[np.ndarray], str | None] | None = None, author: str = "reviewer") -> SaveReport:
+                  room_at: Callable[[np.ndarray], str | None] | None = None, author: str = "reviewer",
+                  renumber: Callable[[Path], Path] | None = None) -> SaveReport:
     """Write ``state`` (DESIGN.md's scene state) applied to ``source`` as a new IFC file ``out_path``.
 
-    Raises ``SaveError`` (nothing written) when the source is gone, changed since it was loaded, or the
-    target exists or is the source itself.
+    ``renumber`` gives the next free name when ``out_path`` is taken (another save into the same folder
+    got there first); the report's ``path`` is where the revision went. Raises ``SaveError`` (nothing
+    written) when the source is gone, changed since it was loaded, or the target exists (and there is
+    no ``renumber``) or is the source itself.
     """
     source, out_path = Path(source), Path(out_path)
-    if out_path.exists() or out_path.resolve() == source.resolve():
-        raise SaveError(f"{out_path} already exists; a revision never overwrites a file")
+    if out_path.resolve() == source.resolve():
+        raise SaveError(f"{out_path} is the source file; a revision never overwrites a file")
+    if out_path.exists():
+        if renumber is None:
+            raise SaveError(f"{out_path} already exists; a revision never overwrites a file")
+        out_path = renumber(out_path)
     try:
         if building.file_hash and file_sha256(source) != building.file_hash:
             raise SaveError(f"{source} changed on disk since it was loaded; reload it before saving a revision")
@@ -398,6 +491,7 @@ def save_revision(source: Path, out_path: Path, building: Building, state: dict[
         # Moves and rotations: world targets from the placements as loaded, then applied; children that
         # are not features keep their world position, so the order does not matter.
         targets: list[tuple[Any, np.ndarray]] = []
+        openings: list[tuple[Any, np.ndarray]] = []
         for gid, transform in sorted(state.get("transforms", {}).items()):
             if gid in deleted:
                 continue
@@ -408,7 +502,17 @@ def save_revision(source: Path, out_path: Path, building: Building, state: dict[
             if world is None:
                 report.warnings.append(f"{el.label()} has no local placement, so its move was not saved")
                 continue
-            targets.append((p, edit_matrix(el.centre, transform) @ world))
+            edit = edit_matrix(el.centre, transform)
+            # The opening a door or window fills goes with it, or the wall keeps the old hole.
+            for opening in _own_openings(p):
+                opening_world = _world_placement(opening, scale)
+                if opening_world is not None:
+                    openings.append((opening, edit @ opening_world))
+            targets.append((p, edit @ world))
+        # Openings first: a filling is usually placed relative to its opening, and is then put where it
+        # belongs relative to the opening's new placement.
+        for p, target in openings:
+            ifcopenshell.api.geometry.edit_object_placement(model, product=p, matrix=target, is_si=True)
         for p, target in targets:
             ifcopenshell.api.geometry.edit_object_placement(model, product=p, matrix=target, is_si=True)
             owner.stamp(p, "MODIFIED")
@@ -431,14 +535,19 @@ def save_revision(source: Path, out_path: Path, building: Building, state: dict[
             owner.stamp(p, "MODIFIED")
             report.coloured += 1
 
-        hidden_reps = []
+        # Hidden: the body items go on a presentation layer that is switched off (IFC4 allows only
+        # representation items on a layer with style). The layer of an earlier revision is rebuilt, so
+        # what was shown again in this review is visible in this revision.
+        for layer in [x for x in model.by_type("IfcPresentationLayerWithStyle") if x.Name == HIDDEN_LAYER]:
+            model.remove(layer)
+        hidden_items: list[Any] = []
         for gid in sorted(set(state.get("hidden", ())) - deleted - prop_ids):
             p = product(gid)
             if p is None:
                 continue
-            reps = _body_representations(p)
-            if reps:
-                hidden_reps.extend(reps)
+            items = _private_body_items(model, p)
+            if items:
+                hidden_items.extend(items)
                 owner.stamp(p, "MODIFIED")
                 report.hidden += 1
 
@@ -456,19 +565,25 @@ def save_revision(source: Path, out_path: Path, building: Building, state: dict[
                                 owner, styles, report)
             report.props.append(str(element.GlobalId))
             if prop["id"] in state.get("hidden", ()):
-                hidden_reps.extend(_body_representations(element))
+                hidden_items.extend(item for rep in _body_representations(element) for item in rep.Items)
                 report.hidden += 1
-        if hidden_reps:
+        if hidden_items:
             model.create_entity("IfcPresentationLayerWithStyle", Name=HIDDEN_LAYER,
-                                Description="Elements hidden during the design review", AssignedItems=hidden_reps,
+                                Description="Elements hidden during the design review",
+                                AssignedItems=list(dict.fromkeys(hidden_items)),
                                 LayerOn=False, LayerFrozen=False, LayerBlocked=False, LayerStyles=())
 
         project = model.by_type("IfcProject")[0]
         owner.stamp(project, "MODIFIED")
 
-    model.header.file_name.originating_system = f"{APPLICATION_NAME} {PYAGENT_VERSION}"
-    model.header.file_name.authorization = author
-    _write_new(model, out_path)
+    header = model.header.file_name
+    header.name = out_path.name
+    header.time_stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(owner.now))
+    header.author = (author,)
+    header.preprocessor_version = f"IfcOpenShell {ifcopenshell.version}"
+    header.originating_system = f"{APPLICATION_NAME} {PYAGENT_VERSION}"
+    header.authorization = author
+    report.path = _write_new(model, out_path, renumber, source)
     return report
 
 
@@ -521,27 +636,39 @@ def _has_guid(model: ifcopenshell.file, gid: str) -> bool:
     return True
 
 
-def _write_new(model: ifcopenshell.file, out_path: Path) -> None:
+def _write_new(model: ifcopenshell.file, out_path: Path, renumber: Callable[[Path], Path] | None = None,
+               source: Path | None = None) -> Path:
     """Write to a temporary file in the same folder, flush it to disk, then link it into place without
-    ever replacing an existing file."""
+    ever replacing an existing file (with ``renumber``, a name taken meanwhile makes it take the next).
+    Returns the path written."""
     out_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
     try:
         model.write(str(tmp))
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
-        try:
-            os.link(tmp, out_path)  # fails if out_path exists: never overwrites
-        except FileExistsError as exc:
-            raise SaveError(f"{out_path} already exists; a revision never overwrites a file") from exc
-        except OSError:
-            if out_path.exists():
-                raise SaveError(f"{out_path} already exists; a revision never overwrites a file") from None
-            os.replace(tmp, out_path)
+        for _ in range(MAX_RENUMBER):
+            try:
+                os.link(tmp, out_path)  # fails if out_path exists: never overwrites
+                break
+            except FileExistsError:
+                pass
+            except OSError:  # a file system without hard links
+                if not out_path.exists():
+                    os.replace(tmp, out_path)
+                    break
+            if renumber is None:
+                raise SaveError(f"{out_path} already exists; a revision never overwrites a file")
+            out_path = renumber(out_path)
+            if source is not None and out_path.resolve() == source.resolve():
+                raise SaveError(f"{out_path} is the source file; a revision never overwrites a file")
+        else:
+            raise SaveError(f"no free revision name next to {out_path}")
         fsync_dir(out_path.parent)
     except OSError as exc:
         raise SaveError(f"cannot write {out_path}: {exc}") from exc
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+    return out_path
 

@@ -11,7 +11,7 @@ import ifcopenshell.util.placement as upl
 import ifcopenshell.util.unit as uunit
 import numpy as np
 
-from pyagent.model import OUTSIDE, SPATIAL_CLASSES, Building, Element, Storey
+from pyagent.model import NON_BODY_IDENTIFIERS, OUTSIDE, SPATIAL_CLASSES, Building, Element, Storey
 from pyagent.review.site import site_location
 from pyagent.roomfinder import RoomFinder
 from pyagent.tessellate import SKIPPED_CLASSES, MeshSet
@@ -110,20 +110,75 @@ def _true_north(model: ifcopenshell.file) -> float:
     return 90.0
 
 
-def _storeys(model: ifcopenshell.file, scale: float) -> list[Storey]:
+def _switched_off(model: ifcopenshell.file) -> set[int]:
+    """Ids of the representations and items assigned to a presentation layer that is switched off."""
+    off: set[int] = set()
+    for layer in model.by_type("IfcPresentationLayerWithStyle"):
+        if layer.LayerOn is False:
+            off.update(x.id() for x in layer.AssignedItems or ())
+    return off
+
+
+def _hidden_in_file(product: Any, off: set[int]) -> bool:
+    """Whether every body representation of ``product`` (or every item of it) is on a layer switched off."""
+    shape = getattr(product, "Representation", None)
+    if not off or shape is None:
+        return False
+    reps = [r for r in shape.Representations or ()
+            if r.is_a("IfcShapeRepresentation") and (r.RepresentationIdentifier or "Body") not in NON_BODY_IDENTIFIERS]
+    return bool(reps) and all(r.id() in off or (r.Items and all(i.id() in off for i in r.Items)) for r in reps)
+
+
+LEVEL_TOLERANCE_M = 0.5  # a storey without a level keeps 0 m unless its contents are clearly elsewhere
+
+
+def _storeys(model: ifcopenshell.file, scale: float) -> tuple[list[Storey], set[str]]:
+    """The storeys, lowest first, and the ids of those whose file gives no level (no placement height and
+    no Elevation): their level is derived from their contents later."""
     found: list[Storey] = []
+    unknown: set[str] = set()
+    named: set[str] = set()
     for s in model.by_type("IfcBuildingStorey"):
         m = _placement_axes(s)
         z = float(m[2, 3]) * scale  # placements are in the file's length unit
-        if abs(z) < 1e-9 and s.Elevation is not None:
-            z = float(s.Elevation) * scale
-        found.append(Storey(id=s.GlobalId, name=_text(s.Name) or s.GlobalId, elevation=z,
+        if abs(z) < 1e-9:
+            if s.Elevation is not None:
+                z = float(s.Elevation) * scale
+            else:
+                unknown.add(s.GlobalId)
+        found.append(Storey(id=s.GlobalId, name=_text(s.Name), elevation=z,
                             long_name=_text(getattr(s, "LongName", None))))
-    found.sort(key=lambda st: st.elevation)
-    for i, st in enumerate(found):
+    _order(found, named)
+    return found, unknown
+
+
+def _order(storeys: list[Storey], derived: set[str]) -> None:
+    """Sort by level, number them, set each one's top, and name the unnamed by their level (``derived``:
+    the names given so, renamed when the level changes)."""
+    storeys.sort(key=lambda st: st.elevation)
+    for i, st in enumerate(storeys):
         st.index = i
-        st.top = found[i + 1].elevation if i + 1 < len(found) else math.inf
-    return found
+        st.top = storeys[i + 1].elevation if i + 1 < len(storeys) else math.inf
+        if not st.name or st.name in derived:
+            st.name = st.long_name or f"level {st.elevation:.2f} m"
+            derived.add(st.name)
+
+
+def _levels_from_contents(storeys: list[Storey], unknown: set[str], elements: dict[str, Element]) -> None:
+    """Storeys without a level in the file get the lowest point of what they contain."""
+    if not unknown:
+        return
+    lowest: dict[str, float] = {}
+    for el in elements.values():
+        if el.storey in unknown and el.has_geometry and not el.is_spatial:
+            lowest[el.storey] = min(lowest.get(el.storey, math.inf), float(el.bbox_min[2]))
+    changed = False
+    for st in storeys:
+        if st.id in lowest and abs(lowest[st.id] - st.elevation) > LEVEL_TOLERANCE_M:
+            st.elevation = round(lowest[st.id], 6)
+            changed = True
+    if changed:
+        _order(storeys, {st.name for st in storeys if st.name.startswith("level ")})
 
 
 def _dims_from_mesh(verts: np.ndarray, axes: np.ndarray) -> dict[str, float]:
@@ -205,11 +260,12 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
                    warnings: list[str]) -> Building:
     """Records for every product with a body and every spatial element."""
     scale = float(uunit.calculate_unit_scale(model))
-    storeys = _storeys(model, scale)
+    storeys, unknown_levels = _storeys(model, scale)
     storey_ids = {s.id for s in storeys}
     mesh_index = meshes.index()
     elements: dict[str, Element] = {}
     axes_by_id: dict[str, np.ndarray] = {}
+    off = _switched_off(model)
 
     for product in model.by_type("IfcProduct"):
         cls = product.is_a()
@@ -243,6 +299,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
                 # the colour covering the most faces is the element's colour
                 uniq, counts = np.unique(fm, return_counts=True)
                 el.color = tuple(float(c) for c in meshes.materials[uniq[counts.argmax()]])  # type: ignore[assignment]
+            el.hidden_in_file = _hidden_in_file(product, off)
             area, volume = _mesh_area_volume(v[f])
             el.quantities["surface_area"] = area
             if volume > 1e-9:
@@ -296,6 +353,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             hops += 1
         if el.ifc_class == "IfcBuildingStorey":
             el.storey = gid
+    _levels_from_contents(storeys, unknown_levels, elements)
 
     # Storey from geometry where relations are silent (elements in no storey).
     for el in elements.values():
@@ -333,6 +391,9 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         warnings.append("the file has no storeys: floor-based questions cannot be answered")
     if not finder.rooms:
         warnings.append("the file has no spaces (rooms): room-based questions cannot be answered")
+    for st in storeys:  # unnamed storeys answer to the name they were given
+        if st.id in elements and not elements[st.id].name:
+            elements[st.id].name = st.name
     ground = next((s.id for s in storeys if s.elevation >= -0.01), storeys[-1].id if storeys else None)
     project = model.by_type("IfcProject")[0]
     return Building(

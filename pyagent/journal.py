@@ -74,6 +74,28 @@ def decode(line: bytes) -> dict[str, Any]:
     return record
 
 
+def cut_short(line: bytes) -> bool:
+    """Whether a last line that does not decode is what a write cut short leaves: the start of a record
+    (checksum digits, a space, JSON text) without its newline. A complete line that fails its checksum,
+    or bytes no writer produces (zeroed blocks after a crash of the file system), are damage instead."""
+    if line.endswith(b"\n") or b"\x00" in line:
+        return False
+    head = line[:9]
+    return all(c in b"0123456789abcdef" for c in head[:8]) and (len(head) < 9 or head[8:9] == b" ")
+
+
+def _whole_record(line: bytes) -> dict[str, Any] | None:
+    """The record of a last line that is complete but for its line end (missing or damaged), else None."""
+    if line.endswith(b"\n"):
+        return None
+    for candidate in (line + b"\n", line[:-1] + b"\n"):
+        try:
+            return decode(candidate)
+        except (ValueError, UnicodeDecodeError):
+            continue
+    return None
+
+
 # ---- state deltas ----------------------------------------------------------------------------
 def state_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """What turns state ``old`` into ``new``; empty when they are equal. Order-preserving for lists."""
@@ -198,9 +220,17 @@ class Journal:
                     record = decode(line)
                 except (ValueError, UnicodeDecodeError) as exc:
                     rest = f.read(1)
-                    if not rest:  # the very last line: a write that was cut short
+                    whole = _whole_record(line) if not rest and number > 1 else None
+                    if whole is not None:
+                        # a whole record whose line end was lost or damaged: kept, and the file is rewritten
+                        contents.records.append(whole)
+                        contents.damaged_line = number
+                        contents.problem = f"line {number} of {self.path} had lost its line end"
+                        offset += len(line)
+                        break
+                    if not rest and cut_short(line):  # the very last line: a write that was cut short
                         contents.torn_tail = True
-                    else:
+                    else:  # damage (a flipped bit, zeroed blocks): reported, and the file is kept aside
                         contents.damaged_line = number
                         contents.problem = f"line {number} of {self.path} is damaged ({exc})"
                     break
@@ -247,10 +277,15 @@ class Journal:
     def _file(self) -> Any:
         if self._fh is None:
             new = not self.path.exists() or self.path.stat().st_size == 0
-            self._fh = open(self.path, "ab")  # noqa: SIM115 - kept open for appends
+            # unbuffered: a failed write leaves nothing behind in memory to be written later
+            self._fh = open(self.path, "ab", buffering=0)  # noqa: SIM115 - kept open for appends
             if new:
-                self._fh.write(encode(self.header_record()))
-                self._flush(True)
+                try:
+                    _write_all(self._fh, encode(self.header_record()))
+                    self._flush(True)
+                except OSError:
+                    self._undo_append(0)
+                    raise
                 fsync_dir(self.folder)
         return self._fh
 
@@ -265,9 +300,23 @@ class Journal:
         if len(line) > MAX_RECORD_BYTES:
             raise OSError(f"journal record too large ({len(line)} bytes)")
         fh = self._file()
-        fh.write(line)
-        self._flush(sync)
+        start = fh.tell()
+        try:
+            _write_all(fh, line)
+            self._flush(sync)
+        except OSError:
+            self._undo_append(start)
+            raise
         self.records_since_checkpoint += 1
+
+    def _undo_append(self, start: int) -> None:
+        """After a failed write (a full disk): drop what the buffer holds and whatever part of the line
+        reached the file, so that the next record starts on a fresh line after the last good one."""
+        fh, self._fh = self._fh, None
+        with contextlib.suppress(OSError, ValueError):
+            os.ftruncate(fh.fileno(), start)
+        with contextlib.suppress(OSError, ValueError):
+            fh.close()
 
     def sync_now(self) -> None:
         if self._fh is not None:
@@ -276,13 +325,18 @@ class Journal:
     def rewrite(self, records: list[dict[str, Any]]) -> None:
         """Atomically replace the file with a header and ``records`` (compaction)."""
         tmp = self.folder / (JOURNAL_FILE + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(encode(self.header_record()))
-            for record in records:
-                f.write(encode(record))
-            f.flush()
-            if self.sync:
-                os.fsync(f.fileno())
+        try:
+            with open(tmp, "wb") as f:
+                f.write(encode(self.header_record()))
+                for record in records:
+                    f.write(encode(record))
+                f.flush()
+                if self.sync:
+                    os.fsync(f.fileno())
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
         self.close_file()
         os.replace(tmp, self.path)
         fsync_dir(self.folder)
@@ -308,6 +362,15 @@ class Journal:
                 fcntl.flock(self._lock_fh.fileno(), fcntl.LOCK_UN)
                 self._lock_fh.close()
             self._lock_fh = None
+
+
+def _write_all(fh: Any, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = fh.write(view)
+        if not n:
+            raise OSError("the journal file accepted no more bytes")
+        view = view[n:]
 
 
 def fsync_dir(folder: Path) -> None:

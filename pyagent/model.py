@@ -16,6 +16,9 @@ from pyagent.review.site import SiteLocation
 
 SPATIAL_CLASSES = ("IfcSite", "IfcBuilding", "IfcBuildingStorey", "IfcSpace")
 OUTSIDE = "outside"
+# Shape representations that are not the element's visible body.
+NON_BODY_IDENTIFIERS = ("Axis", "FootPrint", "Box", "Annotation", "Plan", "Profile", "Reference", "Clearance",
+                        "Lighting", "Survey")
 
 
 @dataclass
@@ -43,6 +46,7 @@ class Element:
     host: str | None = None  # the wall (or slab/roof) whose opening this door or window fills
     sides: list[str] = field(default_factory=list)  # rooms on either side (doors, windows, walls); "outside"
     facing_deg: float | None = None  # outward direction in plan of an external door, window or wall (CCW from +X)
+    hidden_in_file: bool = False  # its body is on presentation layers switched off (e.g. a saved review)
 
     @property
     def centre(self) -> np.ndarray:

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import getpass
 import json
@@ -28,9 +29,19 @@ from pyagent.actions.executor import StepError
 from pyagent.actions.schema import def_validator, schema_errors
 from pyagent.actions.state import SceneState, Snapshot
 from pyagent.background_save import BackgroundSave
-from pyagent.bcf import BcfError, Topic, TopicStore, make_topic, project_id_for, write_bcfzip
-from pyagent.ifcsave import SaveError, SaveReport, next_revision_path, safe_stem, save_revision, writable_folder
+from pyagent.bcf import BcfError, Topic, TopicStore, make_topic, now_iso, project_id_for, write_bcfzip
+from pyagent.ifcsave import (
+    MAX_RENUMBER,
+    SaveError,
+    SaveReport,
+    next_revision_path,
+    remove_stale_temps,
+    safe_stem,
+    save_revision,
+    writable_folder,
+)
 from pyagent.journal import (
+    JOURNAL_FILE,
     JOURNAL_VERSION,
     Journal,
     JournalError,
@@ -160,7 +171,7 @@ class Persistence:
         self._save_job: BackgroundSave | None = None
         session.executor.saver = self.save
         session.executor.noter = self.note
-        session.executor.exporter = self.export_bcf
+        session.executor.exporter = self.export_notes
 
     # ---- the journal ----------------------------------------------------------------------
     def open_journal(self, folder: Path, fresh: bool = False) -> RestoreReport:
@@ -176,6 +187,8 @@ class Persistence:
                 for aside in (journal.set_aside("previous"), _set_aside_topics(Path(folder), "previous")):
                     if aside:
                         report.set_aside.append(aside)
+            with contextlib.suppress(OSError):  # a compaction cut short: the journal itself is intact
+                (Path(folder) / (JOURNAL_FILE + ".tmp")).unlink()
             contents = journal.read()
             rewrite = False
             if contents.header is not None and (contents.header.get("sha256") != b.file_hash
@@ -225,7 +238,7 @@ class Persistence:
             try:
                 kind = rec.get("k")
                 if kind == "pose":
-                    _check("engine_pose", rec["pose"])
+                    self._check_pose(rec["pose"])
                     state = {**state, "pose": copy.deepcopy(rec["pose"])}
                     report.poses += 1
                 elif kind == "checkpoint":
@@ -332,6 +345,19 @@ class Persistence:
                 raise ValueError(f"unknown prop asset {p['asset']!r}")
             if not GID_RE.match(p["id"]) or p["id"] in self.session.building.elements:
                 raise ValueError(f"bad prop id {p['id'][:40]!r}")
+            self.session.executor.bounds.check(p["position"], f"the placed {p['asset']}")
+
+    def _check_place(self, gid: str, transform: dict[str, Any]) -> None:
+        """A moved element must stay within the session's bounds (the executor's rule)."""
+        bounds = self.session.executor.bounds
+        el = self.session.building.elements.get(gid)
+        base = el.centre if el is not None and el.has_geometry else bounds.middle()
+        where = [float(b) + float(t) for b, t in zip(base.tolist(), transform["translation"], strict=True)]
+        bounds.check(where, f"the moved element {gid}")
+
+    def _check_pose(self, pose: Any) -> None:
+        _check("engine_pose", pose)
+        self.session.executor.bounds.check(pose["position"], "the viewer's position")
 
     def _check_delta(self, delta: Any) -> None:
         if not isinstance(delta, dict):
@@ -355,22 +381,34 @@ class Persistence:
                 if not isinstance(delta[key], dict):
                     raise ValueError(f"malformed {key}")
                 self._checked_ids(list(delta[key]))
-                for v in delta[key].values():
+                valid: set[str] = set()  # a change to many elements repeats one value: checked once
+                for gid, v in delta[key].items():
                     if v is not None:
-                        _check(schema, v)
+                        text = repr(v)
+                        if text not in valid:
+                            _check(schema, v)
+                            valid.add(text)
+                        if key == "transforms":
+                            self._check_place(gid, v)
         if "selected" in delta:
             self._checked_ids(delta["selected"])
         if "pose" in delta:
-            _check("engine_pose", delta["pose"])
+            self._check_pose(delta["pose"])
 
-    def _checked_state(self, state: Any) -> dict[str, Any]:
+    def _checked_state(self, state: Any, with_pose: bool = True) -> dict[str, Any]:
         if isinstance(state, dict):
             state = with_review_keys(state)
-        _check("engine_state", state)
+        if with_pose:
+            _check("engine_state", state)
+            self._check_pose(state["pose"])
+        else:
+            _check("engine_state", {**state, "pose": {"position": [0, 0, 0], "yaw": 0, "pitch": 0}})
         self._check_props(state["props"])
         for key in ("hidden", "deleted", "selected"):
             self._checked_ids(state[key])
         self._checked_ids(list(state["colors"]) + list(state["transforms"]))
+        for gid, t in state["transforms"].items():
+            self._check_place(gid, t)
         return copy.deepcopy(state)
 
     def _checked_snapshot(self, data: Any) -> Snapshot:
@@ -378,8 +416,10 @@ class Persistence:
             raise ValueError("malformed history entry")
         pose = data.get("pose")
         if pose is not None:
-            _check("engine_pose", pose)
-        edits = self._checked_state({**data["edits"], "pose": {"position": [0, 0, 0], "yaw": 0, "pitch": 0}})
+            self._check_pose(pose)
+        if not isinstance(data.get("edits"), dict) or "pose" in data["edits"]:
+            raise ValueError("malformed history entry")
+        edits = self._checked_state(data["edits"], with_pose=False)
         return Snapshot(_edits(edits), copy.deepcopy(pose), str(data.get("label", "")))
 
     # ---- recording ------------------------------------------------------------------------
@@ -403,26 +443,30 @@ class Persistence:
         if self.journal is not None and self._pending_pose:
             self._write_pose()
 
-    def pose_changed(self) -> None:
+    def pose_changed(self) -> str | None:
+        """The viewer moved: journal the pose (or hold it back, with ``pose_interval_s``). Returns why it
+        could not be recorded (the caller then refuses the pose), or None."""
         if self.journal is None:
-            return
+            return None
         if time.monotonic() - self._last_pose_write >= self.pose_interval_s:
-            self._write_pose()
-        else:
-            self._pending_pose = True
+            return self._write_pose()
+        self._pending_pose = True
+        return None
 
-    def _write_pose(self) -> None:
+    def _write_pose(self) -> str | None:
         assert self.journal is not None
         self._pending_pose = False
         pose = self.session.scene.pose.to_json()
         if pose == self._view_state.get("pose"):
-            return
+            return None
         try:
+            self._check_pose(pose)
             self.journal.append({"k": "pose", "pose": pose}, sync=False)
-        except (OSError, ValueError):
-            return  # only the pose is lost; the next change record carries it
+        except (OSError, ValueError) as exc:  # never journal what the replay would refuse
+            return f"the pose could not be recorded ({exc})"
         self._view_state = {**self._view_state, "pose": pose}
         self._last_pose_write = time.monotonic()
+        return None
 
     def _history_change(self, program: Any) -> dict[str, Any] | None:
         h = self.session.executor.history
@@ -482,6 +526,10 @@ class Persistence:
         rec["input"] = _trim(payload)
         if self.origin:
             rec["src"] = self.origin
+        problem = self._unreplayable(rec)
+        if problem:
+            self.rollback()
+            return f"the change could not be kept, so it was not applied ({problem})"
         try:
             self.journal.append(rec, sync=True)
         except (OSError, ValueError) as exc:
@@ -493,6 +541,20 @@ class Persistence:
                 self.journal.rewrite([self._checkpoint_record()])
             except OSError:
                 pass  # keep appending to the long journal
+        return None
+
+    def _unreplayable(self, rec: dict[str, Any]) -> str | None:
+        """Why a change record would be refused on replay (the replay's own checks), or None."""
+        try:
+            self._check_delta(rec["delta"])
+            hist = rec.get("hist")
+            if hist is not None and hist["op"] == "full":
+                for x in hist["undo"] + hist["redo"]:
+                    self._checked_snapshot(x)
+            if "dialogue" in rec:
+                self._checked_dialogue(rec["dialogue"])
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            return str(exc)
         return None
 
     def rollback(self) -> None:
@@ -539,25 +601,35 @@ class Persistence:
         try:
             folder = self.output_folder()
             folder.mkdir(parents=True, exist_ok=True)
-            out = next_revision_path(folder, safe_stem(src))
+            remove_stale_temps(folder)
+            stem = safe_stem(src)
+            out = next_revision_path(folder, stem)
             snapshot = state.to_json()
+
+            def write() -> SaveReport:
+                return save_revision(src, out, s.building, snapshot, s.graph.room_at, self.author,
+                                     renumber=lambda _taken: next_revision_path(folder, stem))
             if self.background_saves:
-                self._save_job = BackgroundSave(out, lambda: save_revision(src, out, s.building, snapshot,
-                                                                           s.graph.room_at, self.author))
+                self._save_job = BackgroundSave(out, write)
                 return f"Saving a new revision: {out} is being written; I will say when it is done."
-            report = save_revision(src, out, s.building, snapshot, s.graph.room_at, self.author)
+            report = write()
         except (SaveError, OSError) as exc:
             raise StepError(f"the revision could not be saved: {exc}") from exc
         except RuntimeError as exc:  # ifcopenshell's writer: a full disk, a vanished folder
             raise StepError(f"the revision could not be written (is the disk full?): {str(exc)[:200]}") from exc
-        self._saved(report)
-        return str(out)
+        self._saved(report, snapshot)
+        return str(report.path)
 
-    def _saved(self, report: SaveReport) -> None:
+    def _saved(self, report: SaveReport, saved: dict[str, Any] | None = None) -> None:
+        s = self.session
+        out = report.path
         self.last_save = report
-        if self.topics.topics:
+        if self.topics.topics or s.scene.viewpoints:
+            # The notes go with the revision and name it: every component they refer to is in that file.
+            saved = saved if saved is not None else s.scene.to_json()
+            known = (set(s.building.elements) - set(saved["deleted"])) | set(report.props)
             try:
-                self.last_bcf = self.export_bcf(report.path.with_suffix(".bcfzip"))
+                self.last_bcf = self.export_bcf(out.with_suffix(".bcfzip"), ifc_file=out, known_ids=known)
             except (BcfError, OSError) as exc:
                 report.warnings.append(str(exc))
 
@@ -582,20 +654,51 @@ class Persistence:
         """True while a background save is being written."""
         return self._save_job is not None
 
-    def export_bcf(self, path: Path | None = None) -> Path:
-        """All review notes as a BCF 2.1 archive (default: next to the revisions)."""
+    def export_bcf(self, path: Path | None = None, ifc_file: Path | None = None,
+                   known_ids: set[str] | None = None) -> Path:
+        """All review notes as a BCF 2.1 archive (default: ``<name>.notes<N>.bcfzip`` next to the revisions).
+        The archive names ``ifc_file`` (default: the source file) and refers only to ``known_ids`` (default:
+        the source's elements, so props placed in the review are left out of the viewpoints)."""
         b = self.session.building
         src = Path(b.path)
-        if path is None:
-            folder = self.output_folder()
-            folder.mkdir(parents=True, exist_ok=True)
-            n = 1
-            while (path := folder / f"{safe_stem(src)}.notes{n}.bcfzip").exists():
+        named = ifc_file or src
+        known = known_ids if known_ids is not None else set(b.elements)
+        if path is not None:
+            return self._write_bcf(path, named, known)
+        folder = self.output_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        remove_stale_temps(folder)
+        n = 1
+        for _ in range(MAX_RENUMBER):
+            while (candidate := folder / f"{safe_stem(src)}.notes{n}.bcfzip").exists():
                 n += 1
-        assert path is not None
-        return write_bcfzip([*self.topics.topics, *self.view_topics()], path, project_name=b.project_name or src.stem,
-                            project_id=project_id_for(b.file_hash), ifc_filename=src.name,
-                            ifc_project=_ifc_project_guid(src))
+            try:
+                return self._write_bcf(candidate, named, known)
+            except BcfError:
+                if not candidate.exists():
+                    raise
+                n += 1  # another export took the name meanwhile
+        raise BcfError(f"no free name for the notes in {folder}")
+
+    def _write_bcf(self, path: Path, named: Path, known: set[str]) -> Path:
+        b = self.session.building
+        date = now_iso() if named != Path(b.path) else None
+        return write_bcfzip([*self.topics.topics, *self.view_topics()], path,
+                            project_name=b.project_name or Path(b.path).stem,
+                            project_id=project_id_for(b.file_hash), ifc_filename=named.name,
+                            ifc_project=_ifc_project_guid(named), file_date=date, known_ids=known)
+
+    def export_notes(self) -> str:
+        """``executor.exporter``: the review notes as a BCF archive of their own; the answer says where."""
+        if not self.topics.topics and not self.session.scene.viewpoints:
+            raise StepError("there are no review notes or remembered views to export yet; say 'note that ...' first")
+        try:
+            path = self.export_bcf()
+        except (BcfError, OSError) as exc:
+            raise StepError(f"the notes could not be exported: {exc}") from exc
+        self.last_bcf = path
+        n = len(self.topics.topics)
+        return f"Exported {n} note{'s' if n != 1 else ''} as BCF: {path}."
 
     def view_topics(self) -> list[Topic]:
         """The remembered views as BCF topics (type "Viewpoint"), each with its camera and section."""

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 
 from pyagent.actions.executor import ExecResult, Executor
-from pyagent.actions.schema import load_schema
 from pyagent.actions.state import SceneState
 from pyagent.link.protocol import MAX_TEXT_CHARS
 from pyagent.loader import LoadedBuilding, load
@@ -19,9 +18,6 @@ from pyagent.model import Building, Pose
 from pyagent.persistence import DEFAULT_POSE_INTERVAL_S, Persistence, RestoreReport, default_journal_dir
 from pyagent.scenegraph import SceneGraph, build_scene_graph
 from pyagent.spatial import SpatialIndex
-
-# The schema's coordinate range (vec3): a pose outside it could not be written as a valid state.
-COORD_LIMIT = float(load_schema()["$defs"]["vec3"]["items"]["maximum"])
 
 
 @dataclass
@@ -52,6 +48,8 @@ class Session:
         self.revision = 0
         self._front: Any = None
         self.scene.pose = self.default_pose()
+        # What the file itself hides (a saved review's switched-off layer) starts hidden.
+        self.scene.hidden = {g for g, e in self.building.elements.items() if e.hidden_in_file}
         # Journal, saving to IFC and review notes (sets executor.saver and executor.noter).
         self.persistence = Persistence(self)
         self.restore_report = RestoreReport()
@@ -104,13 +102,18 @@ class Session:
 
     # ---- the ways in ----------------------------------------------------------------------
     def set_pose(self, pose: Pose) -> None:
-        """Raises ``ValueError`` (pose unchanged) for a pose outside the schema's coordinate range."""
-        pos = [float(v) for v in pose.position]
-        if len(pos) != 3 or not all(math.isfinite(v) and abs(v) <= COORD_LIMIT for v in pos) or not (
+        """Raises ``ValueError`` (pose unchanged) for a pose far from the building or one the journal
+        could not record."""
+        if not self.executor.bounds.contains(pose.position) or not (
                 math.isfinite(pose.yaw) and math.isfinite(pose.pitch) and abs(pose.yaw) <= 1e6):
-            raise ValueError(f"pose must have finite coordinates within ±{COORD_LIMIT:g} m and a finite heading")
+            raise ValueError(f"pose must have finite coordinates {self.executor.bounds.describe()} "
+                             "and a finite heading")
+        before = self.scene.pose
         self.scene.pose = pose
-        self.persistence.pose_changed()
+        failure = self.persistence.pose_changed()
+        if failure:
+            self.scene.pose = before  # memory is never ahead of the disk
+            raise ValueError(failure)
 
     def select(self, ids: list[str]) -> Result:
         props = {p["id"] for p in self.scene.props}

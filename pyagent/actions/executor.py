@@ -9,12 +9,12 @@ import math
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import ifcopenshell.guid
 import numpy as np
 
+from pyagent.actions.bounds import REACH_M, Bounds
 from pyagent.actions.schema import schema_errors
 from pyagent.actions.selectors import Context, Resolver, SelectionError, noun_for, resolve_room
 from pyagent.actions.state import History, SceneState, Snapshot
@@ -62,11 +62,12 @@ class Executor:
         self.graph = graph
         self.spatial = spatial
         self.state = state
+        self.bounds = Bounds.of(building)
         self.history = History()
         self.last_ids: list[str] = []
         self.saver: Callable[[SceneState], str] | None = None
         self.noter: Callable[[str, list[str], SceneState], str] | None = None
-        self.exporter: Callable[[], Path] | None = None  # writes the notes as .bcfzip, returns its path
+        self.exporter: Callable[[], str] | None = None
         self._glossary: Glossary | None = None
 
     # ---- public ---------------------------------------------------------------------------
@@ -467,13 +468,27 @@ class Executor:
             raise StepError("say how far and which way to move it")
         if float(np.linalg.norm(delta)) > 50.0:
             raise StepError("that move is more than 50 m; move things a little at a time")
-        for g in ids:
+        moved: list[tuple[str, dict[str, Any] | None, list[float]]] = []
+        for g in ids:  # everything is checked before anything moves
             prop = self._prop(ctx, g)
             if prop is not None:
-                prop["position"] = [round(float(a + b), 4) for a, b in zip(prop["position"], delta, strict=True)]
+                value = [round(float(a + b), 4) for a, b in zip(prop["position"], delta, strict=True)]
+                where = np.asarray(value)
+            else:
+                t = ctx.state.transforms.get(g, {"translation": [0.0, 0.0, 0.0]})
+                value = [round(float(a + b), 6) for a, b in zip(t["translation"], delta, strict=True)]
+                el = self.building.elements.get(g)
+                base = el.centre if el is not None and el.has_geometry else self.bounds.middle()
+                where = base + np.asarray(value)
+            if not self.bounds.contains(where):
+                raise StepError(f"that would take {self._label(g)} further than {REACH_M:g} m from the building")
+            moved.append((g, prop, value))
+        for g, prop, value in moved:
+            if prop is not None:
+                prop["position"] = value
                 continue
             t = ctx.state.transforms.setdefault(g, {"translation": [0.0, 0.0, 0.0], "rotation_deg": [0.0, 0.0, 0.0]})
-            t["translation"] = [round(float(a + b), 6) for a, b in zip(t["translation"], delta, strict=True)]
+            t["translation"] = value
         return None, self._changed(f"Moved {float(np.linalg.norm(delta)):.2f} m:", ids, step["target"]), ids
 
     def _op_rotate(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
@@ -700,6 +715,13 @@ class Executor:
             where = saver(ctx.state)
             return where if where.endswith(".") else f"Saved a new revision: {where}."
         ctx.pending.append((len(ctx.step_values), run))
+        return None, "", []
+
+    def _op_export_notes(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
+        exporter = self.exporter
+        if exporter is None:
+            raise StepError("exporting notes is not available in this session")
+        ctx.pending.append((len(ctx.step_values), exporter))
         return None, "", []
 
     def _op_note(self, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:

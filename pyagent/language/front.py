@@ -3,9 +3,11 @@ parser does not understand; both produce programs that the executor validates an
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,27 @@ from pyagent.language.lexicon import Lexicon
 from pyagent.language.parser import Memory, ParseContext, Parser
 from pyagent.language.review_intents import ReviewIntents
 from pyagent.paths import models_dir
+
+
+@lru_cache(maxsize=1)
+def _examples() -> list[dict[str, str]]:
+    return list(json.loads((Path(__file__).parent / "examples.json").read_text(encoding="utf-8"))["examples"])
+
+
+def examples_for(session: Any, n: int = 2) -> list[str]:
+    """The first ``n`` example requests that this building can answer where the user stands."""
+    b = session.building
+    mine = session.spatial.storey_of_point(float(session.pose.position[2]))
+    above = {s.id for s in b.storeys if mine is not None and s.elevation > mine.elevation + 0.5}
+    out: list[str] = []
+    for ex in _examples():
+        cls, where = ex.get("class"), ex.get("where")
+        if cls is None or any(e.ifc_class.startswith(cls) and (where != "above" or e.storey in above)
+                              for e in b.elements.values()):
+            out.append(ex["text"])
+        if len(out) == n:
+            break
+    return out
 
 
 def _default_llm_dir() -> Path | None:
@@ -103,11 +126,11 @@ class FrontEnd:
         hint = ""
         if llm is not None and not getattr(llm, "available", False):
             hint = f" ({getattr(llm, 'reason', 'no language model installed')})"
-        return Result(False, None, f"Sorry, I did not understand \"{text}\". Try e.g. \"hide the door in front "
-                                   f"of me\" or \"how many windows are upstairs?\"", None,
+        tries = " or ".join(f'"{x}"' for x in examples_for(session))
+        return Result(False, None, f"Sorry, I did not understand \"{text}\". Try e.g. {tries}", None,
                       f"{reason}{hint}", "parser", {"parse": t_parse})
 
     def _remember(self, program: dict[str, Any]) -> None:
-        steps = [s for s in program["steps"] if s["op"] not in ("undo", "redo", "save", "note")]
+        steps = [s for s in program["steps"] if s["op"] not in ("undo", "redo", "save", "note", "export_notes")]
         if steps:
             self.memory.last_steps = steps

@@ -52,7 +52,7 @@ VERBS_AFTER_AND = (
     "list", "select", "highlight", "look", "face", "undo", "redo", "save", "isolate", "where", "is", "are",
     "then", "give", "set", "teleport", "walk", "reset", "get", "mark", "note", "change", "open", "drop",
     "rotate", "flip", "raise", "lower", "lift", "slide", "insert", "describe", "measure", "find", "display",
-    "cut", "clip", "slice", "crop", "remember", "store", "bookmark", "switch", "shrink")
+    "cut", "clip", "slice", "crop", "remember", "store", "bookmark", "switch", "shrink", "export")
 MODIFIER_STOP = {
     "the", "a", "an", "my", "this", "that", "these", "those", "all", "every", "each", "any", "some", "other", "same",
     "nearest", "closest", "furthest", "farthest", "biggest", "largest", "smallest", "tallest", "highest", "lowest",
@@ -103,6 +103,10 @@ def _num(tok: str) -> float | None:
         return float(tok)
     except ValueError:
         return NUMBER_WORDS.get(tok) if tok not in ("a", "an") else None
+
+
+NOTE_VERBS = (r"note|make a note|take a note|add a note|record|remember|log|flag|write down|raise an issue|"
+              r"create an issue|add an issue|open an issue")
 
 
 def normalise(text: str) -> str:
@@ -169,6 +173,7 @@ class Parser:
 
     # ---- top level ------------------------------------------------------------------------
     def parse(self, text: str, ctx: ParseContext) -> ParseResult:
+        self._raw = text
         t = normalise(text)
         if not t:
             return ParseResult(None, 0.0, "nothing was said")
@@ -277,16 +282,28 @@ class Parser:
         if re.match(r"^(save|store|commit|write)( (it|this|that|the (model|changes|file|project|work|edits)|"
                     r"my (work|changes|edits)|everything))?( (to|as) (a )?(new )?(ifc|revision|file))?( now)?$", c):
             return [{"op": "save"}]
-        m = re.match(r"^(note|make a note|take a note|add a note|record|remember|log|flag|write down|raise an issue|"
-                     r"create an issue|add an issue|open an issue)( that| saying| about)?\s+(.+)$", c)
+        if re.match(r"^(export|share|send|write out|save)( all)?( the| my)?( review)? ?"
+                    r"(notes|issues|topics|comments|bcf)( (as|to|in) (a )?bcf( file| archive)?)?( now)?$", c) \
+                or c in ("export bcf", "export to bcf"):
+            return [{"op": "export_notes"}]
+        m = re.match(rf"^({NOTE_VERBS})( that| saying| about)?\s+(.+)$", c)
         if m:
             text = m.group(3).strip()
-            step: Step = {"op": "note", "text": text[:500]}
+            step: Step = {"op": "note", "text": self._as_said(text)[:500]}
             sel = self.selector(text, ctx, allow_empty=True)
             if sel:
                 step["target"] = sel
             return [step]
         return None
+
+    def _as_said(self, text: str) -> str:
+        """The note's words as the user wrote or said them (case, quotes, punctuation), when the note is
+        the rest of the utterance; else the normalised words."""
+        raw = " ".join(str(getattr(self, "_raw", "")).split())
+        m = re.search(rf"(?i)\b({NOTE_VERBS})( that| saying| about)?[\s:,]+(.+)$", raw)
+        if m and " ".join(normalise(m.group(3)).strip(" ,").split()) == " ".join(text.strip(" ,").split()):
+            return m.group(3).strip()
+        return text
 
     def _where(self, c: str, ctx: ParseContext) -> list[Step] | None:
         if re.search(r"\b(where am i|where are we|which room am i in|what room am i in|what room is this|which room is "

@@ -94,5 +94,5 @@ def test_export_the_notes_by_voice_and_from_the_command_line(tmp_path: Path) -> 
                            "--journal", str(tmp_path / "j"), "--out", str(out)],
                           capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "1 note(s)" in done.stdout and _validate_archive(out) == 4
+    assert _validate_archive(out) == 4
     assert [t["title"] for t in read_bcfzip(out)["topics"]] == ["the hall is too narrow"]

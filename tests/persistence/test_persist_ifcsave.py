@@ -130,13 +130,14 @@ def test_save_writes_a_revision_that_reopens_as_the_same_scene(source: Path, tmp
         assert hist.ChangeAction == "MODIFIED" and hist.LastModifyingApplication == app[0]
     for prop in st["props"]:
         assert model.by_guid(prop["id"]).OwnerHistory.ChangeAction == "ADDED"
-    # hidden: the elements' body representations sit on a layer that is switched off
+    # hidden: the items of the elements' body representations sit on a layer that is switched off
     layers = [x for x in model.by_type("IfcPresentationLayerWithStyle") if x.Name == HIDDEN_LAYER]
     assert len(layers) == 1 and layers[0].LayerOn is False
-    on_layer = {rep for rep in layers[0].AssignedItems}
+    on_layer = set(layers[0].AssignedItems)
+    assert all(x.is_a("IfcRepresentationItem") for x in on_layer)
     for gid in st["hidden"]:
         reps = model.by_guid(gid).Representation.Representations
-        assert any(rep in on_layer for rep in reps)
+        assert any(rep.Items and set(rep.Items) <= on_layer for rep in reps)
 
 
 @pytest.mark.slow

@@ -24,7 +24,7 @@ QUERY_OPS = ("list_views", "sun_position", "measure_here")
 #: Ops of this package that move the user.
 CAMERA_OPS = ("go_to_view",)
 MODULES = ("section", "move_section", "clear_section", "save_view", "go_to_view", "list_views", "sun",
-           "sun_position", "model_view", "measure_here", "export_notes")
+           "sun_position", "model_view", "measure_here")
 
 
 def handler(op: str) -> OpRun | None:

@@ -1,0 +1,63 @@
+"""Storeys as people expect them: levels derived from contents where the file gives none, unnamed storeys
+called by their level, and help text that only suggests what works in this building."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ifcopenshell
+import pytest
+
+from pyagent.language.front import examples_for
+from pyagent.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = next((f / "shared" / "ifc" / "real" for f in ROOT.parents if (f / "shared" / "ifc" / "real").is_dir()),
+              ROOT.parent / "shared" / "ifc" / "real")
+FACADES = SHARED / "ifcsverchok_Facades.ifc"
+TINY_WALL = SHARED / "revit2014_tiny_wall.ifc"
+needs_shared = pytest.mark.skipif(not FACADES.is_file(), reason=f"the shared reference files are not at {SHARED}")
+
+
+@needs_shared
+def test_storeys_without_a_level_take_it_from_their_contents() -> None:
+    b = Session.open(FACADES).building
+    levels = {s.name: round(s.elevation, 2) for s in b.storeys}
+    assert levels == {"Storey": 0.0, "Storey-2": 3.0, "Storey-3": 6.0}
+    for el in b.products():  # each storey's contents start at its level
+        st = b.storey(el.storey)
+        assert st is not None and el.bbox_min[2] >= st.elevation - 0.5, el.label()
+
+
+@needs_shared
+def test_an_unnamed_storey_is_called_by_its_level(tmp_path: Path) -> None:
+    model = ifcopenshell.open(str(FACADES))
+    for storey in model.by_type("IfcBuildingStorey"):
+        storey.Name = None
+    path = tmp_path / "unnamed.ifc"
+    model.write(str(path))
+    s = Session.open(path)
+    assert [st.name for st in s.building.storeys] == ["level 0.00 m", "level 3.00 m", "level 6.00 m"]
+    r = s.say("where am i")
+    assert r.ok and "level 0.00 m" in r.answer
+    for st in model.by_type("IfcBuildingStorey"):
+        assert st.GlobalId not in r.answer
+    r = s.say("which floor is the highest slab on")
+    assert r.ok and r.answer.endswith("level 6.00 m."), r.answer
+
+
+@pytest.mark.parametrize("path", [ROOT / "ifc" / "AC20-FZK-Haus.ifc", ROOT / "ifc" / "duplex.ifc", TINY_WALL, FACADES],
+                         ids=["house", "duplex", "one-storey", "facades"])
+def test_the_help_text_suggests_only_what_works_here(path: Path) -> None:
+    if not path.is_file():
+        pytest.skip(f"{path} is not there (the shared reference files)")
+    s = Session.open(path)
+    r = s.say("blorp the zonk")
+    assert not r.ok
+    suggestions = examples_for(s)
+    assert len(suggestions) == 2 and all(f'"{x}"' in r.answer for x in suggestions)
+    if len(s.building.storeys) < 2:
+        assert "upstairs" not in r.answer
+    for text in suggestions:
+        tried = s.say(text)
+        assert tried.ok, (text, tried.answer)
