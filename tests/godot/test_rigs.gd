@@ -148,6 +148,18 @@ func test_desktop() -> void:
 	rt.applier.drain()  # on a loaded machine the frame budget can leave part of the change for later
 	rig.handle_input(click)
 	check_eq(Array(rt.applier.selected_ids()), [ids["wall2"]], "click goes through the hidden door")
+	# Ctrl + click measures instead of selecting: two points, a labelled distance, no new selection.
+	var measuring: InputEventMouseButton = click.duplicate()
+	measuring.ctrl_pressed = true
+	rig.handle_input(measuring)
+	rig.look_from(door_centre + Vector3(-4.0, 1.3, 1.5), door_centre + Vector3(0.0, 0.6, 0.0))
+	await process_frame
+	rig.handle_input(measuring)
+	check_eq(rt.measure.points().size(), 2, "ctrl-click placed two measuring points")
+	var measured: float = rt.measure.points()[0].distance_to(rt.measure.points()[1])
+	check(measured > 0.05, "the two points differ: %f" % measured)
+	check_eq(rt.measure.label_text(), BimVoiceMeasureTool.format_metres(measured), "labelled")
+	check_eq(Array(rt.applier.selected_ids()), [ids["wall2"]], "measuring does not select")
 	check(
 		(
 			rt

@@ -3,8 +3,8 @@ class_name BimVoiceDesktopRig
 extends BimVoiceRig
 ## Desktop mode (no headset): a free camera with mouse-look (hold the right mouse button and
 ## drag), W/A/S/D to walk, Q/E down/up (Shift: faster), V push-to-talk, left click selects the
-## element under the mouse, and a command line: Enter (or any other printable key) starts typing,
-## Enter sends, Escape leaves it.
+## element under the mouse (Ctrl + click places the ends of a measurement instead), and a command
+## line: Enter (or any other printable key) starts typing, Enter sends, Escape leaves it.
 ##
 ## Movement is per rendered frame with the frame's real duration, so it keeps its speed at any
 ## frame rate; a key pressed and released within one frame still moves the user a step.
@@ -110,7 +110,7 @@ func handle_input(event: InputEvent) -> bool:
 		if button.button_index == MOUSE_BUTTON_RIGHT:
 			_looking = button.pressed
 		elif button.button_index == MOUSE_BUTTON_LEFT and button.pressed:
-			_click(button.position)
+			_click(button.position, button.ctrl_pressed)
 		else:
 			return false
 		return true
@@ -204,12 +204,15 @@ func _apply_view() -> void:
 	_camera.basis = BimVoiceFrames.basis_from_ifc_yaw_pitch(_yaw, _pitch)
 
 
-func _click(screen_position: Vector2) -> void:
+func _click(screen_position: Vector2, measure: bool = false) -> void:
 	if runtime == null:
 		return
 	var from: Vector3 = _camera.project_ray_origin(screen_position)
 	var to: Vector3 = from + _camera.project_ray_normal(screen_position) * _camera.far
-	runtime.select_along(from, to)
+	if measure:
+		runtime.measure_along(from, to)
+	else:
+		runtime.select_along(from, to)
 
 
 func _on_command(text: String) -> void:
