@@ -46,6 +46,28 @@ from pyagent.paths import PROJECT_ROOT
 DEFAULT_CASES = PROJECT_ROOT / "tests" / "language" / "benchmark.jsonl"
 IFC_DIR = PROJECT_ROOT / "ifc"
 FILES = ("AC20-FZK-Haus.ifc", "duplex.ifc", "MiniProject.ifc")
+# Public sample buildings kept beside the checkout (``../shared/ifc/real/``, not in the repository):
+# cases name them ``real/<file>``; their sets are skipped where the folder is absent.
+REAL_PREFIX = "real/"
+
+
+def real_dir() -> Path | None:
+    """The shared folder of real sample buildings, if one lies beside this checkout (or a parent)."""
+    for parent in PROJECT_ROOT.parents:
+        candidate = parent / "shared" / "ifc" / "real"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def ifc_path(name: str, ifc_dir: Path = IFC_DIR) -> Path:
+    """Where the case's building is: a shipped file in ``ifc/`` or ``real/<file>`` in the shared folder."""
+    if name.startswith(REAL_PREFIX):
+        base = real_dir()
+        if base is None:
+            raise FileNotFoundError(f"{name}: the shared folder of real buildings (../shared/ifc/real) is absent")
+        return base / name[len(REAL_PREFIX):]
+    return ifc_dir / name
 CATEGORIES = ("change", "general", "spatial")
 DIFFICULTIES = ("easy", "hard")
 CHECKS = ("value", "state", "both", "fail")
@@ -99,8 +121,10 @@ class Case:
 
     def problems(self) -> list[str]:
         out = []
-        if self.ifc not in FILES:
-            out.append(f"ifc must be one of {FILES}")
+        real = self.ifc.startswith(REAL_PREFIX) and "/" not in self.ifc[len(REAL_PREFIX):] \
+            and self.ifc.endswith(".ifc")
+        if self.ifc not in FILES and not real:
+            out.append(f"ifc must be one of {FILES} or real/<file>.ifc")
         if self.category not in CATEGORIES:
             out.append(f"category must be one of {CATEGORIES}")
         if self.difficulty not in DIFFICULTIES:
@@ -163,7 +187,7 @@ class Sessions:
 
         if ifc not in self._loaded:
             t = time.perf_counter()
-            s = Session.open(self.ifc_dir / ifc)
+            s = Session.open(ifc_path(ifc, self.ifc_dir))
             self._loaded[ifc] = (s.loaded, s.graph, s.spatial)
             self.load_s[ifc] = time.perf_counter() - t
         return Session(*self._loaded[ifc])
