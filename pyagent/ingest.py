@@ -152,6 +152,22 @@ def _storeys(model: ifcopenshell.file, scale: float) -> tuple[list[Storey], set[
     return found, unknown
 
 
+# A storey below the reference level counts this much further from it than one above: a floor a few
+# centimetres below zero (a finished floor under the structural level) is the ground floor, but a
+# half-sunk basement loses to a raised ground floor at a similar distance above.
+BELOW_ZERO_WEIGHT = 2.0
+
+
+def ground_storey(storeys: list[Storey]) -> str | None:
+    """The storey a person calls the ground floor: the one whose level is nearest the building's
+    reference level (0 m), those below it counting double. A building whose storeys all lie far above
+    or below (levels given above sea level) gets its storey nearest that reference, i.e. its lowest or
+    highest one; ``None`` without storeys."""
+    if not storeys:
+        return None
+    return min(storeys, key=lambda st: st.elevation if st.elevation >= 0 else -st.elevation * BELOW_ZERO_WEIGHT).id
+
+
 def _order(storeys: list[Storey], derived: set[str]) -> None:
     """Sort by level, number them, set each one's top, and name the unnamed by their level (``derived``:
     the names given so, renamed when the level changes)."""
@@ -394,7 +410,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     for st in storeys:  # unnamed storeys answer to the name they were given
         if st.id in elements and not elements[st.id].name:
             elements[st.id].name = st.name
-    ground = next((s.id for s in storeys if s.elevation >= -0.01), storeys[-1].id if storeys else None)
+    ground = ground_storey(storeys)
     project = model.by_type("IfcProject")[0]
     return Building(
         path=path, schema=model.schema, file_hash=file_hash, elements=elements, storeys=storeys,

@@ -61,3 +61,39 @@ def test_the_help_text_suggests_only_what_works_here(path: Path) -> None:
     for text in suggestions:
         tried = s.say(text)
         assert tried.ok, (text, tried.answer)
+
+
+@pytest.mark.parametrize(("levels", "ground"), [
+    ([0.0, 2.7], 0.0),                 # the house: the storey at the reference level
+    ([-3.0, -0.25, 2.8, 5.6], -0.25),  # finished floor a little below zero, basement under it
+    ([-2.9, -0.6, 2.4], -0.6),
+    ([-1.2, 1.5, 4.5], 1.5),           # a raised ground floor above a half-sunk basement
+    ([101.5, 104.5], 101.5),           # levels above sea level: the lowest
+    ([-3.0], -3.0),                    # one storey: that one
+])
+def test_the_ground_floor_is_the_storey_nearest_the_reference_level(levels: list[float], ground: float) -> None:
+    from pyagent.ingest import ground_storey
+    from pyagent.model import Storey
+
+    storeys = [Storey(id=f"s{i}", name=f"S{i}", elevation=z, index=i) for i, z in enumerate(levels)]
+    picked = ground_storey(storeys)
+    assert picked is not None and next(s for s in storeys if s.id == picked).elevation == ground
+    assert ground_storey([]) is None
+
+
+def test_a_house_whose_floors_sit_below_zero_keeps_its_ground_floor(tmp_path: Path) -> None:
+    """The house with every storey lowered by 0.25 m (as some tools write a finished floor under the
+    structural reference): the ground floor is still Erdgeschoss, and "upstairs" still the roof storey."""
+    model = ifcopenshell.open(str(ROOT / "ifc" / "AC20-FZK-Haus.ifc"))
+    for storey in model.by_type("IfcBuildingStorey"):
+        rel = storey.ObjectPlacement.RelativePlacement
+        x, y, z = rel.Location.Coordinates
+        rel.Location = model.createIfcCartesianPoint((float(x), float(y), float(z) - 0.25))
+        if storey.Elevation is not None:
+            storey.Elevation = float(storey.Elevation) - 0.25
+    path = tmp_path / "lowered.ifc"
+    model.write(str(path))
+    b = Session.open(path).building
+    ground = b.storey(b.ground_storey)
+    assert ground is not None and ground.name == "Erdgeschoss", [(s.name, s.elevation) for s in b.storeys]
+    assert ground.elevation == pytest.approx(-0.25, abs=0.01)
