@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from pyagent.actions import places
 from pyagent.actions.executor import ExecResult, Executor
 from pyagent.actions.state import SceneState
 from pyagent.link.protocol import MAX_TEXT_CHARS
@@ -89,7 +90,7 @@ class Session:
         rooms = [s for s in b.spaces() if s.storey == b.ground_storey] or b.spaces()
         if rooms:
             room = max(rooms, key=lambda s: s.quantities.get("area", 0.0))
-            p = self.executor._room_point(room.id)
+            p = places.room_point(self.executor, room.id)
             p[2] = float(room.bbox_min[2]) + 1.6
             return Pose(p, 0.0, 0.0)
         products = b.products()

@@ -19,6 +19,7 @@ import pytest
 from core_ifc_facts import space_of, world_bbox
 from core_support import Loaded, pose
 
+from pyagent.actions import places
 from pyagent.model import Pose
 from pyagent.script import handle_line
 from pyagent.session import Session
@@ -219,7 +220,7 @@ def test_walk_from_schlafzimmer_to_kueche_goes_through_the_flur(fzk: Loaded) -> 
     via_door = math.dist((9.7, 7.0), (7.46, 5.0)) + math.dist((7.46, 5.0), (2.5, 2.155))
     assert via_door <= r.value <= 1.6 * via_door
     route = s.graph.route(np.array([9.7, 7.0, 0.0]), fzk.gid("Schlafzimmer", "IfcSpace"), fzk.gid("Küche", "IfcSpace"),
-                          s.executor._room_point(fzk.gid("Küche", "IfcSpace")))
+                          places.room_point(s.executor, fzk.gid("Küche", "IfcSpace")))
     assert route is not None
     assert route.doors[0] == fzk.gid("Innentuer-1", "IfcDoor")
     assert fzk.gid("Flur", "IfcSpace") in route.rooms

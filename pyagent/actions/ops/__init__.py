@@ -1,15 +1,22 @@
 """One module per op, each a small use case: ``run(executor, ctx, step) -> (value, answer, referenced ids)``.
 
-The executor dispatches an op here when this package has a module of that name (the older ops still live
-in ``executor.py`` as ``_op_<name>`` methods and move here one by one). Read-only queries are listed in
-``QUERY_OPS`` and never change the scratch state. English answer text lives in ``answers.en.json`` and is
-filled in by :func:`pyagent.actions.ops.answers.say`, apart from the logic.
+Every step op of the action schema has a module of its name here (``undo`` and ``redo`` are the
+executor's history, not steps). Each module says what it is in ``KIND``:
+
+- ``query``: reads only; its value is the program's answer value (the LLM may run these to look);
+- ``change``: changes the scene state (journaled, undoable);
+- ``camera``: moves the user (undoable as one pose change);
+- ``record``: writes outside the scene (revisions, notes), only after the whole program succeeded.
+
+English answer text lives in ``answers.en.json`` and is filled in by
+:func:`pyagent.actions.ops.answers.say`, apart from the logic.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -19,18 +26,37 @@ if TYPE_CHECKING:
 
 OpRun = Callable[["Executor", "Context", dict[str, Any]], tuple[Any, str, list[str]]]
 
-#: Ops of this package that only read (their value is the program's answer value).
-QUERY_OPS = ("list_views", "sun_position", "measure_here")
-#: Ops of this package that move the user.
-CAMERA_OPS = ("go_to_view",)
-MODULES = ("section", "move_section", "clear_section", "save_view", "go_to_view", "list_views", "sun",
-           "sun_position", "model_view", "measure_here")
+KINDS = ("query", "change", "camera", "record")
+#: Every op module, by what it does.
+MODULES: dict[str, tuple[str, ...]] = {
+    "query": ("count", "list", "exists", "get", "distance", "route", "where_am_i", "describe", "list_views",
+              "sun_position", "measure_here"),
+    "change": ("hide", "show", "isolate", "color", "reset_color", "transparency", "move", "rotate", "delete",
+               "add_prop", "select", "reset", "section", "move_section", "clear_section", "save_view", "sun",
+               "model_view"),
+    "camera": ("teleport", "turn", "look_at", "go_to_view"),
+    "record": ("save", "export_notes", "note"),
+}
+ALL_OPS = tuple(op for ops in MODULES.values() for op in ops)
+#: Ops that only read (their value is the program's answer value).
+QUERY_OPS = MODULES["query"]
+#: Ops that move the user.
+CAMERA_OPS = MODULES["camera"]
 
 
-def handler(op: str) -> OpRun | None:
-    """The ``run`` function of the op's module, or None when the op is not (yet) one of these modules."""
-    if op not in MODULES:
-        return None
-    module: ModuleType = importlib.import_module(f"pyagent.actions.ops.{op}")
-    run: OpRun = module.run
+@cache
+def module(op: str) -> ModuleType:
+    """The op's module; its ``KIND`` must be the kind it is listed under."""
+    if op not in ALL_OPS:
+        raise KeyError(f"no op module for {op!r}")
+    mod = importlib.import_module(f"pyagent.actions.ops.{op}")
+    listed = next(kind for kind, ops in MODULES.items() if op in ops)
+    if getattr(mod, "KIND", None) != listed:
+        raise TypeError(f"pyagent.actions.ops.{op} declares KIND {getattr(mod, 'KIND', None)!r}, listed as {listed!r}")
+    return mod
+
+
+def handler(op: str) -> OpRun:
+    """The ``run`` function of the op's module."""
+    run: OpRun = module(op).run
     return run

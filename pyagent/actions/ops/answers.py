@@ -28,3 +28,10 @@ def metres(v: float) -> str:
 def signed_cm(v: float) -> str:
     cm = round(abs(v) * 100)
     return f"{cm} cm" if cm < 100 else f"{abs(v):.2f} m"
+
+
+def join_names(names: list[str], limit: int = 8) -> str:
+    """``a, b, c`` (at most ``limit`` names, then ``and N more``)."""
+    if len(names) > limit:
+        return ", ".join(names[:limit]) + f" and {len(names) - limit} more"
+    return ", ".join(names)

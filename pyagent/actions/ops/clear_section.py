@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pyagent.actions.executor import StepError
+from pyagent.actions.errors import StepError
 from pyagent.actions.ops.answers import say
+
+KIND = "change"
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import process
 
-from pyagent.actions.executor import StepError
+from pyagent.actions.errors import StepError
 from pyagent.actions.ops.answers import say
 from pyagent.actions.ops.save_view import view_key
 from pyagent.model import Pose
+
+KIND = "camera"
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from pyagent.actions.ops.answers import say
 
+KIND = "query"
+
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
     from pyagent.actions.selectors import Context

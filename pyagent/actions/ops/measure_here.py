@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pyagent.actions.executor import StepError
+from pyagent.actions.errors import StepError
 from pyagent.actions.ops.answers import metres, say
 from pyagent.review import measure, sections
+
+KIND = "query"
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pyagent.actions.executor import StepError
+from pyagent.actions.errors import StepError
 from pyagent.actions.ops.answers import say
 from pyagent.review.model_view import table_placement
+
+KIND = "change"
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor

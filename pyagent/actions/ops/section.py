@@ -6,10 +6,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pyagent.actions.executor import StepError
+from pyagent.actions.errors import StepError
 from pyagent.actions.ops.answers import metres, say
 from pyagent.actions.selectors import resolve_storey
 from pyagent.review import sections
+
+KIND = "change"
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
@@ -35,10 +37,10 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         return None, say("section_plane", height=metres(float(step["height"])), storey=storey.name), []
     if "target" not in step:
         raise StepError("say what the section box should go around, e.g. \"show a section through the kitchen\"")
-    ids = [g for g in ex._targets(ctx, step["target"]) if g in sp.index]
+    ids = [g for g in ex.targets(ctx, step["target"]) if g in sp.index]
     if not ids:
         raise StepError("there is nothing to put a section box around")
     rows = np.array([sp.index[g] for g in ids], int)
     ctx.state.sections = sections.box(sp.bmin[rows].min(axis=0), sp.bmax[rows].max(axis=0))
-    what = ex._label(ids[0]) if len(ids) == 1 else f"{len(ids)} elements"
+    what = ex.label(ids[0]) if len(ids) == 1 else f"{len(ids)} elements"
     return None, say("section_box", what=what), ids

@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from pyagent.actions.executor import StepError
+from pyagent.actions.errors import StepError
 from pyagent.actions.ops.answers import say
 from pyagent.review import sun as solar
+
+KIND = "change"
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor

@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from pyagent.actions.executor import StepError
+from pyagent.actions.errors import StepError
 from pyagent.actions.ops.answers import say
 from pyagent.actions.ops.sun import parse_clock, parse_date
 from pyagent.review import sun as solar
+
+KIND = "query"
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor

@@ -1,0 +1,18 @@
+"""``color``: paint the selected elements (RGBA, 0-1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pyagent.actions.executor import Executor
+    from pyagent.actions.selectors import Context
+
+KIND = "change"
+
+
+def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
+    ids = ex.targets(ctx, step["target"])
+    for g in ids:
+        ctx.state.colors[g] = [float(c) for c in step["rgba"]]
+    return None, ex.changed("Coloured", ids, step["target"]), ids

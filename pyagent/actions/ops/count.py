@@ -1,0 +1,40 @@
+"""``count``: how many elements a selector means, and on which storeys they are (value: the number)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pyagent.actions.selectors import noun_for
+
+if TYPE_CHECKING:
+    from pyagent.actions.executor import Executor
+    from pyagent.actions.selectors import Context
+
+KIND = "query"
+
+
+def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
+    ids = ex.targets(ctx, step["target"], allow_empty=True)
+    n = len(ids)
+    noun = noun_for(step["target"], n)
+    return n, f"There {'is' if n == 1 else 'are'} {n} {noun}{_where_counted(ex, ids, step['target'])}.", ids
+
+
+def _where_counted(ex: Executor, ids: list[str], sel: dict[str, Any]) -> str:
+    """Where counted elements are: " on Erdgeschoss", ": 7 on Erdgeschoss, 4 on Dachgeschoss",
+    or "" (nothing counted, no storeys, or the question named a room)."""
+    if not ids or sel.get("room"):
+        return ""
+    per_storey: dict[str, int] = {}
+    for g in ids:
+        el = ex.building.elements.get(g)
+        st = ex.building.storey(el.storey) if el is not None and el.storey else None
+        if st is not None:
+            per_storey[st.name] = per_storey.get(st.name, 0) + 1
+    if not per_storey:
+        return ""
+    if len(per_storey) == 1 and sum(per_storey.values()) == len(ids):
+        return f" on {next(iter(per_storey))}"
+    order = {st.name: st.index for st in ex.building.storeys}
+    parts = [f"{k} on {name}" for name, k in sorted(per_storey.items(), key=lambda kv: order.get(kv[0], 0))]
+    return ": " + ", ".join(parts)

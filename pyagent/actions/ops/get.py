@@ -1,0 +1,50 @@
+"""``get``: a property or quantity of the selected elements: one value, a total for areas and volumes, or one per
+element.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pyagent.actions.errors import StepError
+from pyagent.actions.ops.answers import join_names
+from pyagent.actions.selectors import noun_for
+
+if TYPE_CHECKING:
+    from pyagent.actions.executor import Executor
+    from pyagent.actions.selectors import Context
+
+KIND = "query"
+
+
+def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
+
+    ids = [g for g in ex.targets(ctx, step["target"]) if g in ex.building.elements]
+    if not ids:
+        raise StepError("the props you placed have no IFC properties yet; save to make them real elements")
+    prop = step["property"]
+    values = [ex.value_of(g, prop) for g in ids]
+    known = [(g, v) for g, v in zip(ids, values, strict=True) if v is not None]
+    if not known:
+        raise StepError(f"{ex.label(ids[0])} has no {prop}" if len(ids) == 1
+                        else f"none of the {len(ids)} {noun_for(step['target'], 2)} has a {prop}")
+    unit = {"height": "m", "width": "m", "depth": "m", "length": "m", "thickness": "m", "elevation": "m",
+            "tall": "m", "wide": "m", "deep": "m", "area": "m²", "volume": "m³", "perimeter": "m"}.get(
+        prop.lower(), "")
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for _, v in known)
+    if len(known) == 1:
+        g, v = known[0]
+        shown = f"{v:.2f} {unit}".strip() if numeric else str(v)
+        return (round(float(v), 4) if numeric else v), f"The {prop} of {ex.label(g)} is {shown}.", ids
+    if numeric and prop.lower() in ("area", "volume", "floor_area"):
+        total = float(sum(v for _, v in known))
+        return round(total, 4), f"The total {prop} of the {len(known)} {noun_for(step['target'], 2)} is " \
+                                f"{total:.2f} {unit}.", ids
+    if numeric:
+        vals = [float(v) for _, v in known]
+        if max(vals) - min(vals) < 1e-3:
+            return round(vals[0], 4), f"They all have a {prop} of {vals[0]:.2f} {unit}.", ids
+        parts = [f"{ex.label(g)}: {float(v):.2f} {unit}" for g, v in known]
+        return [round(v, 4) for v in vals], f"The {prop}s are " + join_names(parts) + ".", ids
+    parts = [f"{ex.label(g)}: {v}" for g, v in known]
+    return [v for _, v in known], join_names(parts) + ".", ids

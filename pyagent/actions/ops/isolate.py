@@ -1,0 +1,18 @@
+"""``isolate``: show only the selected elements, hiding every other body."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pyagent.actions.executor import Executor
+    from pyagent.actions.selectors import Context
+
+KIND = "change"
+
+
+def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
+    ids = set(ex.targets(ctx, step["target"]))
+    everything = {g for g, e in ex.building.elements.items() if e.has_geometry and e.ifc_class != "IfcSpace"}
+    ctx.state.hidden = (ctx.state.hidden | everything) - ids
+    return None, ex.changed("Showing only", sorted(ids), step["target"]), sorted(ids)

@@ -1,0 +1,17 @@
+"""``show``: show hidden elements again."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pyagent.actions.executor import Executor
+    from pyagent.actions.selectors import Context
+
+KIND = "change"
+
+
+def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
+    ids = ex.targets(ctx, step["target"])
+    ctx.state.hidden -= set(ids)
+    return None, ex.changed("Showing", ids, step["target"]), ids

@@ -1,0 +1,167 @@
+"""Where people and props can be: free floor points in rooms, the floor under a point, footprints that
+collide with walls or furniture, standing points near an element, and directions relative to the user.
+Shared by the ops that move the user or place things (``teleport``, ``route``, ``add_prop``, ``move``)."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pyagent.actions.errors import StepError
+from pyagent.props import PROPS
+from pyagent.spatial import EYE_HEIGHT
+
+if TYPE_CHECKING:
+    from pyagent.actions.executor import Executor
+    from pyagent.actions.selectors import Context
+
+
+def room_point(ex: Executor, gid: str) -> np.ndarray:
+    """A free floor point in a room: its centre if that is inside and clear, else the nearest clear
+    point of its footprint (L-shaped rooms, galleries round a stair void)."""
+    el = ex.building.elements[gid]
+    floor = float(el.bbox_min[2])
+    centre = el.centre.copy()
+    candidates = [centre[:2]]
+    for r in ex.graph.finder.rooms:
+        if r.id == gid:
+            cents = r.tris.mean(axis=1)
+            candidates += list(cents[np.argsort(np.linalg.norm(cents - centre[:2], axis=1))])
+    fallback = None
+    for xy in candidates:
+        p = np.array([xy[0], xy[1], floor + 0.05])
+        if ex.graph.finder.room_at(p, min_floor=floor - 0.3) != gid:
+            continue
+        fallback = fallback if fallback is not None else p
+        if not collides(ex, p, 0.8, 0.8, blockers=("IfcWall", "IfcColumn", "IfcStair", "IfcRailing",
+                                                    "IfcFurnishing", "IfcFurniture", "IfcMember")):
+            return p
+    if fallback is not None:
+        return fallback
+    centre[2] = floor + 0.05
+    return centre
+
+
+def floor_z(ex: Executor, point: np.ndarray) -> float | None:
+    """The floor under a point: its room's floor; in a file without rooms, the storey's level."""
+    room = ex.graph.room_at(point)
+    if room is not None:
+        return float(ex.building.elements[room].bbox_min[2])
+    if not ex.graph.finder.rooms and ex.building.storeys:
+        storey = ex.spatial.storey_of_point(float(point[2]) + EYE_HEIGHT - 0.5)
+        return storey.elevation if storey else None
+    return None
+
+
+def collides(ex: Executor, p: np.ndarray, width: float, depth: float,
+              blockers: tuple[str, ...] = ("IfcWall", "IfcColumn", "IfcFurnishing", "IfcFurniture",
+                                           "IfcStair")) -> bool:
+    """Would a prop of this footprint at p overlap a wall or a piece of furniture?"""
+    sp = ex.spatial
+    half = 0.35 * min(width, depth)  # the prop's core; its edges may touch the wall it stands against
+    lo = np.array([p[0] - half, p[1] - half, p[2] + 0.1])
+    hi = np.array([p[0] + half, p[1] + half, p[2] + 1.0])
+    hit = np.all(sp.bmax > lo, axis=1) & np.all(sp.bmin < hi, axis=1)
+    for r in np.nonzero(hit)[0]:
+        cls = ex.building.elements[sp.ids[r]].ifc_class
+        if cls.startswith(blockers):
+            return True
+    return False
+
+
+def standing_point(ex: Executor, ctx: Context, gid: str) -> np.ndarray:
+    if gid not in ex.building.elements:
+        p = ex.centre_of(ctx, gid).copy()
+        floor = floor_z(ex, p + np.array([0.8, 0.0, 0.0]))
+        if floor is None:
+            raise StepError("there is no floor to stand on near it")
+        return np.array([p[0] + 0.8, p[1], floor + EYE_HEIGHT])
+    el = ex.building.elements[gid]
+    if el.ifc_class == "IfcSpace":
+        p = room_point(ex, gid)
+        p[2] = float(el.bbox_min[2]) + EYE_HEIGHT
+        return p
+    if el.ifc_class == "IfcBuildingStorey":
+        rooms = [s for s in ex.building.spaces() if s.storey == gid]
+        if not rooms:
+            raise StepError(f"{el.label()} has no room to stand in")
+        biggest = max(rooms, key=lambda s: s.quantities.get("area", 0.0))
+        return standing_point(ex, ctx, biggest.id)
+    sp = ex.spatial
+    r = sp.index[gid]
+    c = sp.centre[r]
+    to_user = ctx.pose.position[:2] - c[:2]
+    n = np.linalg.norm(to_user)
+    dirs = [to_user / n] if n > 1e-6 else []
+    dirs += [np.array([math.cos(a), math.sin(a)]) for a in np.radians(np.arange(0, 360, 45))]
+    half = (sp.bmax[r, :2] - sp.bmin[r, :2]) / 2
+    for d in dirs:
+        reach = float(abs(half @ d)) + 1.0
+        p = np.array([c[0] + d[0] * reach, c[1] + d[1] * reach, float(sp.bmin[r, 2]) + 0.5])
+        floor = floor_z(ex, p)
+        if floor is not None:
+            return np.array([p[0], p[1], floor + EYE_HEIGHT])
+    raise StepError(f"there is no floor to stand on near {el.label()}")
+
+
+def place_by(ex: Executor, ctx: Context, anchor: str, depth: float, width: float, placement: str,
+              yaw: float | None) -> tuple[np.ndarray, float]:
+    """A floor point beside (next_to) or in front of (in_front_of) an element, on the user's side."""
+    sp = ex.spatial
+    if anchor not in sp.index:
+        prop = ex.prop_of(ctx, anchor)
+        if prop is None:
+            raise StepError("I cannot find what to put it next to")
+        spec = PROPS[prop["asset"]]
+        c = ex.centre_of(ctx, anchor)
+        half = np.array([spec.width, spec.depth]) / 2
+        floor_guess = float(prop["position"][2])
+        label = ex.label(anchor)
+    else:
+        r = sp.index[anchor]
+        c = sp.centre[r].copy()
+        half = (sp.bmax[r, :2] - sp.bmin[r, :2]) / 2
+        floor_guess = float(sp.bmin[r, 2])
+        label = ex.label(anchor)
+    el = ex.building.elements.get(anchor)
+    if el is not None and (el.ifc_class == "IfcSpace" or placement == "in"):
+        p = room_point(ex, el.id if el.ifc_class == "IfcSpace" else (el.room or anchor))
+        return p, float(yaw if yaw is not None else ctx.pose.yaw + 180.0)
+    to_user = ctx.pose.position[:2] - c[:2]
+    n = np.linalg.norm(to_user)
+    to_user = to_user / n if n > 1e-6 else np.array([1.0, 0.0])
+    candidates = []
+    flat = ("IfcWindow", "IfcDoor", "IfcWall", "IfcWallStandardCase")
+    if placement == "in_front_of" or el is not None and el.ifc_class in flat:
+        reach = float(abs(half @ to_user)) + 0.3 + depth / 2
+        candidates.append(c[:2] + to_user * reach)
+    side = np.array([-to_user[1], to_user[0]])
+    reach_side = float(abs(half @ side)) + 0.2 + width / 2
+    for s in (1.0, -1.0):
+        candidates.append(c[:2] + side * s * reach_side + to_user * 0.1)
+    storey = ex.building.storey(el.storey) if el is not None else None
+    if storey:
+        floor_guess = storey.elevation
+    for cand in candidates:
+        p = np.array([cand[0], cand[1], floor_guess])
+        probe = p + np.array([0, 0, 0.5])
+        if floor_z(ex, probe) is not None and not collides(ex, p, width, depth):
+            face = math.degrees(math.atan2(to_user[1], to_user[0]))
+            return p, float(yaw if yaw is not None else face - 90.0)
+    raise StepError(f"there is no free floor next to {label} for it")
+
+
+def direction_vector(ex: Executor, ctx: Context, direction: str) -> np.ndarray:
+    yaw = ctx.pose.yaw
+    north = ex.building.true_north_deg
+    angle = {"forward": yaw, "back": yaw + 180, "left": yaw + 90, "right": yaw - 90,
+             "north": north, "south": north + 180, "west": north + 90, "east": north - 90}.get(direction)
+    if direction == "up":
+        return np.array([0.0, 0.0, 1.0])
+    if direction == "down":
+        return np.array([0.0, 0.0, -1.0])
+    assert angle is not None
+    a = math.radians(angle)
+    return np.array([math.cos(a), math.sin(a), 0.0])
