@@ -18,6 +18,7 @@ import numpy as np
 from pyagent.actions import ops
 from pyagent.actions.bounds import Bounds
 from pyagent.actions.errors import StepError
+from pyagent.actions.ops.answers import say
 from pyagent.actions.schema import schema_errors
 from pyagent.actions.selectors import Context, Resolver, SelectionError, noun_for, resolve_room
 from pyagent.actions.state import History, SceneState, Snapshot
@@ -214,6 +215,6 @@ class Executor:
     def changed(self, verb: str, ids: list[str], sel: dict[str, Any]) -> str:
         n = len(ids)
         if n == 1:
-            return f"{verb} {self.label(ids[0])}."
-        return f"{verb} {n} {noun_for(sel, n)}."
+            return say("changed_one", verb=verb, what=self.label(ids[0]))
+        return say("changed_many", verb=verb, n=n, noun=noun_for(sel, n))
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from pyagent.actions import places
 from pyagent.actions.errors import StepError
+from pyagent.actions.ops.answers import say
 from pyagent.props import PROPS
 from pyagent.spatial import EYE_HEIGHT, wrap_deg
 
@@ -42,7 +43,7 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     probe[2] += 0.5
     floor = places.floor_z(ex, probe)
     if floor is None:
-        raise StepError(f"there is no room floor to put the {asset} on there")
+        raise StepError(say("prop_no_floor", asset=asset))
     pos[2] = floor
     # Props are elements to be: they get a GlobalId now, derived from the state and the request so
     # that replaying a journal gives the same ids.
@@ -52,6 +53,6 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     ctx.state.props.append({"id": pid, "asset": asset, "position": [round(float(c), 4) for c in pos],
                             "yaw": round(float(wrap_deg(yaw)), 3)})
     room = ex.graph.room_at(probe)
-    where = f" in {ex.label(room)}" if room else ""
+    where = say("prop_in_room", room=ex.label(room)) if room else ""
     article = "an" if asset[:1] in "aeiou" else "a"
-    return [pid], f"Placed {article} {asset}{where}.", [pid]
+    return [pid], say("prop_placed", article=article, asset=asset, where=where), [pid]

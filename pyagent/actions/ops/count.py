@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pyagent.actions.ops.answers import say
 from pyagent.actions.selectors import noun_for
 
 if TYPE_CHECKING:
@@ -17,7 +18,8 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     ids = ex.targets(ctx, step["target"], allow_empty=True)
     n = len(ids)
     noun = noun_for(step["target"], n)
-    return n, f"There {'is' if n == 1 else 'are'} {n} {noun}{_where_counted(ex, ids, step['target'])}.", ids
+    where = _where_counted(ex, ids, step["target"])
+    return n, say("count", be="is" if n == 1 else "are", n=n, noun=noun, where=where), ids
 
 
 def _where_counted(ex: Executor, ids: list[str], sel: dict[str, Any]) -> str:
@@ -34,7 +36,8 @@ def _where_counted(ex: Executor, ids: list[str], sel: dict[str, Any]) -> str:
     if not per_storey:
         return ""
     if len(per_storey) == 1 and sum(per_storey.values()) == len(ids):
-        return f" on {next(iter(per_storey))}"
+        return say("count_on_storey", storey=next(iter(per_storey)))
     order = {st.name: st.index for st in ex.building.storeys}
-    parts = [f"{k} on {name}" for name, k in sorted(per_storey.items(), key=lambda kv: order.get(kv[0], 0))]
-    return ": " + ", ".join(parts)
+    ordered = sorted(per_storey.items(), key=lambda kv: order.get(kv[0], 0))
+    parts = [say("count_part", n=k, storey=name) for name, k in ordered]
+    return say("count_per_storey", parts=", ".join(parts))

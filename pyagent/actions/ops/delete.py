@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyagent.actions.errors import StepError
+from pyagent.actions.ops.answers import say
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
@@ -23,8 +24,8 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     ctx.state.props = [p for p in ctx.state.props if p["id"] not in placed]
     ids = [g for g in ids if g not in placed] or ids
     if structural:
-        raise StepError(f"{ex.label(structural[0])} is part of the spatial structure and cannot be deleted")
+        raise StepError(say("delete_structure", what=ex.label(structural[0])))
     ctx.state.deleted |= {g for g in ids if g not in placed}
     ctx.state.hidden -= set(ids)
     ctx.state.selected = [g for g in ctx.state.selected if g not in ids]
-    return None, ex.changed("Deleted", ids, step["target"]) + " Say 'undo' to bring it back.", ids
+    return None, ex.changed(say("verb_delete"), ids, step["target"]) + say("deleted_undo_hint"), ids

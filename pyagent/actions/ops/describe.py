@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pyagent.actions.ops.answers import say
 from pyagent.language.wording import plain_material
 
 if TYPE_CHECKING:
@@ -19,20 +20,20 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     for g in ids[:5]:
         el = ex.building.elements.get(g)
         if el is None:
-            parts.append(f"{ex.label(g)} is a prop you placed (not yet saved to the IFC file).")
+            parts.append(say("describe_prop", what=ex.label(g)))
             continue
         storey = ex.building.storey(el.storey)
         room = ex.building.elements.get(el.room) if el.room else None
         dims = ", ".join(f"{k} {v:.2f} m" for k, v in el.dims.items() if k in ("width", "height", "depth"))
-        bits = [f"{el.label()} is a {el.type_name or el.ifc_class.removeprefix('Ifc')}"]
+        bits = [say("describe_what", what=el.label(), kind=el.type_name or el.ifc_class.removeprefix("Ifc"))]
         if room:
-            bits.append(f"in {room.label()}")
+            bits.append(say("describe_room", room=room.label()))
         if storey:
-            bits.append(f"on {storey.name}")
+            bits.append(say("describe_storey", storey=storey.name))
         text = " ".join(bits)
         if dims:
-            text += f" ({dims})"
+            text += say("describe_dims", dims=dims)
         if el.materials:
-            text += f", made of {', '.join(plain_material(m) for m in el.materials[:3])}"
+            text += say("describe_materials", materials=", ".join(plain_material(m) for m in el.materials[:3]))
         parts.append(text + ".")
     return " ".join(parts), " ".join(parts), ids

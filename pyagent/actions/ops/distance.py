@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pyagent.actions.ops.answers import metres
+from pyagent.actions.ops.answers import metres, say
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
@@ -24,16 +24,16 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     if to[0] not in sp.index:
         d = float(np.linalg.norm(ex.centre_of(ctx, to[0]) - (
             ex.centre_of(ctx, ex.targets(ctx, step["from"])[0]) if "from" in step else ctx.pose.position)))
-        return round(d, 4), f"{ex.label(to[0])} is {metres(d)} away.", [to[0]]
+        return round(d, 4), say("distance_prop", what=ex.label(to[0]), d=metres(d)), [to[0]]
     t = sp.index[to[0]]
     if "from" in step:
         fr = ex.targets(ctx, step["from"])
         f = sp.index[fr[0]]
         d = float(np.linalg.norm(sp.centre[t] - sp.centre[f])) if mode == "centre" else float(
             sp.box_gap(f, np.array([t]))[0])
-        return round(d, 4), f"{ex.label(fr[0])} is {metres(d)} from {ex.label(to[0])}" + (
-            " (centre to centre)." if mode == "centre" else "."), [to[0]]
+        return round(d, 4), say("distance_between_centres" if mode == "centre" else "distance_between",
+                                a=ex.label(fr[0]), d=metres(d), b=ex.label(to[0])), [to[0]]
     eye = ctx.pose.position
     d = float(np.linalg.norm(sp.centre[t] - eye)) if mode == "centre" else float(
         sp.distances(eye, np.array([t]))[0])
-    return round(d, 4), f"{ex.label(to[0])} is {metres(d)} from you.", [to[0]]
+    return round(d, 4), say("distance_from_you", what=ex.label(to[0]), d=metres(d)), [to[0]]

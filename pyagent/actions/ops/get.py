@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyagent.actions.errors import StepError
-from pyagent.actions.ops.answers import join_names
+from pyagent.actions.ops.answers import join_names, say
 from pyagent.actions.selectors import noun_for
 
 if TYPE_CHECKING:
@@ -26,8 +26,8 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     values = [ex.value_of(g, prop) for g in ids]
     known = [(g, v) for g, v in zip(ids, values, strict=True) if v is not None]
     if not known:
-        raise StepError(f"{ex.label(ids[0])} has no {prop}" if len(ids) == 1
-                        else f"none of the {len(ids)} {noun_for(step['target'], 2)} has a {prop}")
+        raise StepError(say("get_missing_one", what=ex.label(ids[0]), prop=prop) if len(ids) == 1
+                        else say("get_missing_all", n=len(ids), noun=noun_for(step["target"], 2), prop=prop))
     unit = {"height": "m", "width": "m", "depth": "m", "length": "m", "thickness": "m", "elevation": "m",
             "tall": "m", "wide": "m", "deep": "m", "area": "m²", "volume": "m³", "perimeter": "m"}.get(
         prop.lower(), "")
@@ -35,16 +35,16 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     if len(known) == 1:
         g, v = known[0]
         shown = f"{v:.2f} {unit}".strip() if numeric else str(v)
-        return (round(float(v), 4) if numeric else v), f"The {prop} of {ex.label(g)} is {shown}.", ids
+        return (round(float(v), 4) if numeric else v), say("get_one", prop=prop, what=ex.label(g), shown=shown), ids
     if numeric and prop.lower() in ("area", "volume", "floor_area"):
         total = float(sum(v for _, v in known))
-        return round(total, 4), f"The total {prop} of the {len(known)} {noun_for(step['target'], 2)} is " \
-                                f"{total:.2f} {unit}.", ids
+        return round(total, 4), say("get_total", prop=prop, n=len(known), noun=noun_for(step["target"], 2),
+                                    total=f"{total:.2f} {unit}"), ids
     if numeric:
         vals = [float(v) for _, v in known]
         if max(vals) - min(vals) < 1e-3:
-            return round(vals[0], 4), f"They all have a {prop} of {vals[0]:.2f} {unit}.", ids
+            return round(vals[0], 4), say("get_all_same", prop=prop, shown=f"{vals[0]:.2f} {unit}"), ids
         parts = [f"{ex.label(g)}: {float(v):.2f} {unit}" for g, v in known]
-        return [round(v, 4) for v in vals], f"The {prop}s are " + join_names(parts) + ".", ids
+        return [round(v, 4) for v in vals], say("get_each", prop=prop, parts=join_names(parts)), ids
     parts = [f"{ex.label(g)}: {v}" for g, v in known]
-    return [v for _, v in known], join_names(parts) + ".", ids
+    return [v for _, v in known], say("get_each_text", parts=join_names(parts)), ids

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pyagent.actions.ops.answers import say
+
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
     from pyagent.actions.selectors import Context
@@ -14,4 +16,4 @@ KIND = "change"
 def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
     ids = ex.targets(ctx, step["target"])
     ctx.state.hidden |= set(ids)
-    return None, ex.changed("Hid", ids, step["target"]), ids
+    return None, ex.changed(say("verb_hide"), ids, step["target"]), ids

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pyagent.actions.ops.answers import say
+
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
     from pyagent.actions.selectors import Context
@@ -15,4 +17,4 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     ids = set(ex.targets(ctx, step["target"]))
     everything = {g for g, e in ex.building.elements.items() if e.has_geometry and e.ifc_class != "IfcSpace"}
     ctx.state.hidden = (ctx.state.hidden | everything) - ids
-    return None, ex.changed("Showing only", sorted(ids), step["target"]), sorted(ids)
+    return None, ex.changed(say("verb_isolate"), sorted(ids), step["target"]), sorted(ids)

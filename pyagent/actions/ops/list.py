@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pyagent.actions.ops.answers import join_names
+from pyagent.actions.ops.answers import join_names, say
 from pyagent.actions.selectors import Resolver, noun_for
 
 if TYPE_CHECKING:
@@ -19,4 +19,4 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     if not ids:
         return [], Resolver(ctx).explain_empty(step["target"]), []
     names = [ex.label(g) for g in ids]
-    return ids, f"{len(ids)} {noun_for(step['target'], len(ids))}: {join_names(names)}.", ids
+    return ids, say("list", n=len(ids), noun=noun_for(step["target"], len(ids)), names=join_names(names)), ids

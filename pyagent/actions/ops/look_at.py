@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pyagent.actions.ops.answers import say
 from pyagent.model import Pose
 from pyagent.spatial import wrap_deg
 
@@ -24,4 +25,4 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     yaw = math.degrees(math.atan2(d[1], d[0]))
     pitch = math.degrees(math.atan2(d[2], max(1e-6, float(np.linalg.norm(d[:2])))))
     ctx.state.pose = Pose(ctx.pose.position.copy(), float(wrap_deg(yaw)), float(max(-60.0, min(60.0, pitch))))
-    return None, f"Looking at {ex.label(gid)}.", [gid]
+    return None, say("looking_at", what=ex.label(gid)), [gid]

@@ -11,6 +11,7 @@ import numpy as np
 from pyagent.actions import places
 from pyagent.actions.bounds import REACH_M
 from pyagent.actions.errors import StepError
+from pyagent.actions.ops.answers import metres, say
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
@@ -42,7 +43,7 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
             base = el.centre if el is not None and el.has_geometry else ex.bounds.middle()
             where = base + np.asarray(value)
         if not ex.bounds.contains(where):
-            raise StepError(f"that would take {ex.label(g)} further than {REACH_M:g} m from the building")
+            raise StepError(say("move_too_far", what=ex.label(g), reach=f"{REACH_M:g}"))
         moved.append((g, prop, value))
     for g, prop, value in moved:
         if prop is not None:
@@ -50,4 +51,4 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
             continue
         t = ctx.state.transforms.setdefault(g, {"translation": [0.0, 0.0, 0.0], "rotation_deg": [0.0, 0.0, 0.0]})
         t["translation"] = value
-    return None, ex.changed(f"Moved {float(np.linalg.norm(delta)):.2f} m:", ids, step["target"]), ids
+    return None, ex.changed(say("verb_move", d=metres(float(np.linalg.norm(delta)))), ids, step["target"]), ids

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyagent.actions.errors import StepError
+from pyagent.actions.ops.answers import say
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
@@ -22,6 +23,6 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
 
     def run() -> str:
         noter(text, ids, ctx.state)
-        return f"Noted: {text}"
+        return say("noted", text=text)
     ctx.pending.append((len(ctx.step_values), run))
     return None, "", ids

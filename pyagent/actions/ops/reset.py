@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pyagent.actions.ops.answers import say
 from pyagent.actions.state import SceneState
 
 if TYPE_CHECKING:
@@ -17,4 +18,4 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     pose, views = ctx.state.pose, ctx.state.viewpoints
     ctx.state.restore_edits(SceneState().edits())
     ctx.state.pose, ctx.state.viewpoints = pose, views  # remembered views are the user's, not model edits
-    return None, "Back to the model as loaded.", []
+    return None, say("reset"), []

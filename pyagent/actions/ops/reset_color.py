@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pyagent.actions.ops.answers import say
+
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
     from pyagent.actions.selectors import Context
@@ -15,4 +17,4 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     ids = ex.targets(ctx, step["target"])
     for g in ids:
         ctx.state.colors.pop(g, None)
-    return None, ex.changed("Restored the colour of", ids, step["target"]), ids
+    return None, ex.changed(say("verb_reset_color"), ids, step["target"]), ids

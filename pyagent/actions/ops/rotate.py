@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pyagent.actions.ops.answers import say
 from pyagent.spatial import wrap_deg
 
 if TYPE_CHECKING:
@@ -23,4 +24,4 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
             continue
         t = ctx.state.transforms.setdefault(g, {"translation": [0.0, 0.0, 0.0], "rotation_deg": [0.0, 0.0, 0.0]})
         t["rotation_deg"][2] = round(float(wrap_deg(t["rotation_deg"][2] + deg)), 6)
-    return None, ex.changed(f"Rotated {deg:g}°:", ids, step["target"]), ids
+    return None, ex.changed(say("verb_rotate", deg=f"{deg:g}"), ids, step["target"]), ids

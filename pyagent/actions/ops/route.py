@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyagent.actions import places
 from pyagent.actions.errors import StepError
-from pyagent.actions.ops.answers import join_names
+from pyagent.actions.ops.answers import join_names, say
 from pyagent.model import OUTSIDE
 from pyagent.spatial import EYE_HEIGHT
 
@@ -29,7 +29,7 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     if goal_el.ifc_class != "IfcSpace":
         goal = goal_el.room or next((s for s in goal_el.sides if s != OUTSIDE), None) or ""
         if not goal:
-            raise StepError(f"{goal_el.label()} is not in a room I can walk to")
+            raise StepError(say("route_not_in_room", what=goal_el.label()))
     if "from" in step:
         fr = ex.targets(ctx, step["from"])
         start_room = fr[0] if ex.building.elements[fr[0]].ifc_class == "IfcSpace" else \
@@ -44,8 +44,9 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         raise StepError("you are not inside a room, so I cannot plan a walk from here")
     route = ex.graph.route(start, start_room, goal, places.room_point(ex, goal))
     if route is None:
-        raise StepError(f"I found no way to walk to {ex.label(goal)} through doors or stairs")
+        raise StepError(say("route_no_way", goal=ex.label(goal)))
     via = [ex.label(r) if r != OUTSIDE else "outside" for r in route.rooms[1:-1]]
-    text = f"{ex.label(goal)} is about {route.length:.1f} m away on foot"
-    text += f", through {join_names(via)}." if via else "."
+    length = f"{route.length:.1f} m"
+    text = say("route_via", goal=ex.label(goal), length=length, via=join_names(via)) if via else \
+        say("route", goal=ex.label(goal), length=length)
     return round(route.length, 3), text, [goal]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyagent.actions.errors import StepError
+from pyagent.actions.ops.answers import say
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
@@ -20,6 +21,6 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
 
     def run() -> str:  # the saver returns the revision's path, or a sentence while it is still writing
         where = saver(ctx.state)
-        return where if where.endswith(".") else f"Saved a new revision: {where}."
+        return where if where.endswith(".") else say("saved", where=where)
     ctx.pending.append((len(ctx.step_values), run))
     return None, "", []

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pyagent.actions.ops.answers import say
+
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
     from pyagent.actions.selectors import Context
@@ -14,7 +16,7 @@ KIND = "change"
 def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
     if step["target"] == {"ids": []}:
         ctx.state.selected = []
-        return [], "Selection cleared.", []
+        return [], say("selection_cleared"), []
     ids = ex.targets(ctx, step["target"])
     ctx.state.selected = list(ids)
-    return ids, ex.changed("Selected", ids, step["target"]), ids
+    return ids, ex.changed(say("verb_select"), ids, step["target"]), ids

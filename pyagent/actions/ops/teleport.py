@@ -9,6 +9,7 @@ import numpy as np
 
 from pyagent.actions import places
 from pyagent.actions.errors import StepError
+from pyagent.actions.ops.answers import say
 from pyagent.model import Pose
 from pyagent.spatial import EYE_HEIGHT, wrap_deg
 
@@ -27,7 +28,7 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
             raise StepError("there is no floor to stand on at that position")
         target = np.array([p[0], p[1], floor + EYE_HEIGHT])
         ctx.state.pose = Pose(target, ctx.pose.yaw, 0.0)
-        return None, "Moved you there.", []
+        return None, say("teleported_position"), []
     if "target" not in step:
         raise StepError("say where to go")
     gid = ex.place_targets(ctx, step["target"])[0]
@@ -39,4 +40,4 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         yaw = math.degrees(math.atan2(d[1], d[0]))
     ctx.state.pose = Pose(target, float(wrap_deg(yaw)), 0.0)
     inside = el is not None and el.ifc_class == "IfcSpace"
-    return None, f"You are now {'in' if inside else 'at'} {ex.label(gid)}.", [gid]
+    return None, say("teleported_in" if inside else "teleported_at", what=ex.label(gid)), [gid]

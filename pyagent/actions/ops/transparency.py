@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pyagent.actions.ops.answers import say
+
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
     from pyagent.actions.selectors import Context
@@ -18,5 +20,5 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         el = ex.building.elements.get(g)
         base = ctx.state.colors.get(g) or list((el.color if el else None) or (0.8, 0.8, 0.8, 1.0))
         ctx.state.colors[g] = [float(base[0]), float(base[1]), float(base[2]), alpha]
-    word = "See-through" if alpha < 1 else "Opaque"
-    return None, ex.changed(f"{word}:", ids, step["target"]), ids
+    verb = say("verb_see_through" if alpha < 1 else "verb_opaque")
+    return None, ex.changed(verb, ids, step["target"]), ids
