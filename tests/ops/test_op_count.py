@@ -1,0 +1,25 @@
+"""``count``: the number of elements a selector means, and where they are."""
+
+from __future__ import annotations
+
+from ops_support import IN_KITCHEN, Building, step
+
+
+def test_counts_the_doors_of_the_house_and_says_on_which_storeys(fzk: Building) -> None:
+    doors = fzk.gids("IfcDoor")
+    r = step(fzk.session(IN_KITCHEN), "count", target={"class": ["IfcDoor"]})
+    assert r.ok and r.value == len(doors) == 5
+    assert r.answer.startswith(f"There are {len(doors)} doors")
+    assert "Erdgeschoss" in r.answer
+
+
+def test_counts_windows_per_storey(fzk: Building) -> None:
+    upper = [w for w in fzk.model.by_type("IfcWindow")
+             if w.ContainedInStructure and w.ContainedInStructure[0].RelatingStructure.Name == "Dachgeschoss"]
+    r = step(fzk.session(IN_KITCHEN), "count", target={"class": ["IfcWindow"], "storey": "Dachgeschoss"})
+    assert r.ok and r.value == len(upper)
+
+
+def test_nothing_matched_is_zero_not_an_error(fzk: Building) -> None:
+    r = step(fzk.session(IN_KITCHEN), "count", target={"class": ["IfcRamp"]})
+    assert r.ok and r.value == 0

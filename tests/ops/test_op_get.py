@@ -1,0 +1,31 @@
+"""``get``: a property or quantity of elements."""
+
+from __future__ import annotations
+
+import pytest
+from ops_support import IN_KITCHEN, Building, refused, step
+
+
+def test_the_floor_area_of_the_kitchen(fzk: Building) -> None:
+    kitchen = fzk.space("Küche")
+    r = step(fzk.session(IN_KITCHEN), "get", target={"ids": [kitchen]}, property="area")
+    assert r.ok and r.value == pytest.approx(16.31, abs=0.05)
+    assert r.answer.startswith("The area of") and "m²" in r.answer
+
+
+def test_areas_of_several_rooms_are_added_up(fzk: Building) -> None:
+    rooms = [fzk.space("Küche"), fzk.space("Bad")]
+    one = [step(fzk.session(IN_KITCHEN), "get", target={"ids": [g]}, property="area").value for g in rooms]
+    r = step(fzk.session(IN_KITCHEN), "get", target={"ids": rooms}, property="area")
+    assert r.ok and r.value == pytest.approx(sum(one), abs=1e-3) and "total" in r.answer
+
+
+def test_the_storey_of_a_door(fzk: Building) -> None:
+    door = next(d for d in fzk.model.by_type("IfcDoor"))
+    storey = door.ContainedInStructure[0].RelatingStructure.Name
+    r = step(fzk.session(IN_KITCHEN), "get", target={"ids": [door.GlobalId]}, property="storey")
+    assert r.ok and r.value == storey
+
+
+def test_a_property_nobody_has_is_refused(fzk: Building) -> None:
+    refused(fzk.session(IN_KITCHEN), "get", target={"class": ["IfcDoor"]}, property="wattage")

@@ -1,0 +1,16 @@
+"""``route``: the walk to a room through doors, with the rooms on the way."""
+
+from __future__ import annotations
+
+from ops_support import IN_KITCHEN, Building, refused, step
+
+
+def test_from_the_kitchen_to_the_bathroom_goes_through_the_hall(fzk: Building) -> None:
+    s = fzk.session(IN_KITCHEN)
+    r = step(s, "route", to={"room": "Bad"})
+    assert r.ok and 3.0 < r.value < 20.0
+    assert "Flur" in r.answer and "on foot" in r.answer
+
+
+def test_no_route_from_outside(fzk: Building) -> None:
+    refused(fzk.session((-20.0, -20.0, 1.6)), "route", to={"room": "Bad"})
