@@ -69,6 +69,7 @@ func run_test() -> void:
 	await _head_pose_reaches_agent(expect["pose"], door, link)
 	await _push_to_talk()
 	await _pointer_selects(door)
+	await _pointer_measures(door)
 	await _teleport_and_turn(door)
 	await _runtime_lost()
 	remote.close()
@@ -152,6 +153,35 @@ func _pointer_selects(door: String) -> void:
 	remote.button(true, "trigger_click", false)
 	remote.send()
 	await frames(3)
+
+
+## The right B button measures along the controller ray: the first press sets one end, the second
+## the other end, with the distance line and label (OpenXR action `by_button`).
+func _pointer_measures(door: String) -> void:
+	var aabb: AABB = rt.building.get_element(door).current_aabb()
+	var origin: XROrigin3D = xr_rig.origin
+	var from_local: Vector3 = head_tracking * Vector3(0.15, -0.25, -0.25)
+	var from: Vector3 = origin.global_transform * from_local
+	for end: Vector3 in [aabb.position + aabb.size * Vector3(0.5, 0.2, 0.5),
+			aabb.position + aabb.size * Vector3(0.5, 0.8, 0.5)]:
+		var target: Vector3 = rt.building.global_transform * end
+		var aim: Transform3D = Transform3D(Basis.looking_at(target - from, Vector3.UP), from)
+		remote.hand_pose(true, origin.global_transform.affine_inverse() * aim)
+		remote.send()
+		var count: int = rt.measure.points().size()
+		await physics_frames(4)
+		remote.button(true, "b_click", true)
+		remote.send()
+		var placed: Callable = func() -> bool: return rt.measure.points().size() == count + 1
+		check(await wait_for(placed, "measure point"), "B pressed: a measuring point is set")
+		remote.button(true, "b_click", false)
+		remote.send()
+		await frames(3)
+	if not check_eq(rt.measure.points().size(), 2, "two measuring points from the controller"):
+		return
+	var measured: float = rt.measure.points()[0].distance_to(rt.measure.points()[1])
+	check(measured > 0.3, "the ends lie apart on the door: %f m" % measured)
+	check_eq(rt.measure.label_text(), BimVoiceMeasureTool.format_metres(measured), "labelled")
 
 
 ## Thumbstick forward aims the arc; released over a floor, the user stands there. Sideways: snap

@@ -6,7 +6,9 @@ extends BimVoiceRig
 ##
 ## Right thumbstick forward: aim a parabolic arc, release to teleport onto the floor it lands
 ## on. Right thumbstick left/right: snap turn (30°). Right trigger: select the element the
-## controller ray points at (sent as `select`, for "this"/"that"). A/X button: push-to-talk.
+## controller ray points at (sent as `select`, for "this"/"that"). Right B button: measure (first
+## press sets one end where the ray hits, the second the other end and shows the distance; a third
+## starts again). A/X button: push-to-talk.
 ## The HUD panel rides on the left controller.
 ##
 ## Controller input names are those of Godot's default OpenXR action map.
@@ -32,6 +34,8 @@ const FLOOR_NORMAL_Y: float = 0.7
 @export var talk_button: String = "ax_button"
 ## OpenXR action (boolean) of the select button, right hand.
 @export var select_button: String = "trigger_click"
+## OpenXR action (boolean) of the measuring button, right hand.
+@export var measure_button: String = "by_button"
 ## OpenXR action (vector2) of the thumbstick: forward aims the teleport arc, sideways snap-turns.
 @export var stick: String = "primary"
 
@@ -189,6 +193,17 @@ func on_button(hand: XRController3D, button: String, pressed: bool) -> void:
 		_set_talking(pressed)
 	elif button == select_button and hand == right_hand and pressed:
 		_select()
+	elif button == measure_button and hand == right_hand and pressed:
+		measure_at_ray()
+
+
+## Sets one end of a measurement where the right controller's ray meets the building; returns the
+## distance in metres once both ends are set, -1 after the first end, -2 when the ray hits nothing.
+func measure_at_ray() -> float:
+	if runtime == null:
+		return -2.0
+	var from: Vector3 = right_hand.global_position
+	return runtime.measure_along(from, from - right_hand.global_basis.z * ray_length)
 
 
 ## Recomputes the arc from the right controller; returns whether it lands on a floor.
