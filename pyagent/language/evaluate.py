@@ -19,9 +19,11 @@ Setup lines are script-contract lines (``pose``, ``select``, ``do``, ``say``). A
 carries its own gold program under ``"gold"``: the front end hears the words, the gold run executes the
 program, so a follow-up ("make it red", "and upstairs?") is judged on the whole dialogue.
 
-    python -m pyagent.language.evaluate [--file NAME] [--verbose] [--llm] [--cases PATH]
+    python -m pyagent.language.evaluate [--file NAME] [--verbose] [--llm] [--cases PATH] [--no-blind]
 
-prints accuracy by category x difficulty, by file and overall, and the latency of ``session.say``.
+prints accuracy by category x difficulty, by file and overall, and the latency of ``session.say``; run
+on the dev benchmark, it then scores every blind set in ``tests/language/blind/`` (one line each, by
+building; their first-run scores are kept in that folder's ``LEDGER.md``).
 It always exits 0: it is a report. ``tests/language/test_benchmark.py`` holds the assertions.
 """
 
@@ -44,6 +46,7 @@ from pyagent.model import Building, Pose
 from pyagent.paths import PROJECT_ROOT
 
 DEFAULT_CASES = PROJECT_ROOT / "tests" / "language" / "benchmark.jsonl"
+BLIND_DIR = PROJECT_ROOT / "tests" / "language" / "blind"
 IFC_DIR = PROJECT_ROOT / "ifc"
 FILES = ("AC20-FZK-Haus.ifc", "duplex.ifc", "MiniProject.ifc")
 # Public sample buildings kept beside the checkout (``../shared/ifc/real/``, not in the repository):
@@ -575,6 +578,24 @@ def format_report(report: Report, verbose: bool = False) -> str:
     return "\n".join(lines)
 
 
+def format_blind(sessions: Sessions, folder: Path = BLIND_DIR) -> str:
+    """One line per blind set (``folder/*.jsonl``): its score now, by file. Sets on the shared real
+    buildings are skipped where that folder is absent. First-run scores are in the folder's LEDGER.md."""
+    lines = ["Blind sets (first-run scores: tests/language/blind/LEDGER.md)"]
+    for path in sorted(folder.glob("*.jsonl")):
+        cases = load_cases(path)
+        usable = [c for c in cases if not c.ifc.startswith(REAL_PREFIX) or real_dir() is not None]
+        if not usable:
+            lines.append(f"  {path.name:24} skipped: the shared real buildings are not beside this checkout")
+            continue
+        report = evaluate(usable, sessions)
+        hit = sum(r.passed for r in report.results)
+        per_file = ", ".join(f"{Path(f).stem} {100.0 * h / n:.0f} %"
+                             for f, (h, n) in sorted(report.group(lambda c: c.ifc).items()))
+        lines.append(f"  {path.name:24}{_pct(hit, len(usable)):>22}   {per_file}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pyagent.language.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--file", help="only the cases on this IFC file (e.g. duplex.ifc or duplex)")
@@ -583,6 +604,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--llm", action="store_true", help="let the front end fall back to the local LLM "
                                                        "(default: the parser path only)")
     ap.add_argument("--id", action="append", help="only these case ids (repeatable)")
+    ap.add_argument("--no-blind", action="store_true", help="skip the blind sets' summary (run by default "
+                                                            "after the benchmark)")
     args = ap.parse_args(argv)
     cases = load_cases(args.cases, args.file)
     if args.id:
@@ -590,8 +613,12 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         print("no cases selected")
         return 0
-    report = evaluate(cases, Sessions(use_llm=args.llm))
+    sessions = Sessions(use_llm=args.llm)
+    report = evaluate(cases, sessions)
     print(format_report(report, args.verbose))
+    if args.cases == DEFAULT_CASES and not (args.file or args.id or args.no_blind):
+        print()
+        print(format_blind(sessions))
     return 0
 
 

@@ -46,3 +46,13 @@ def test_blind_gold_program_is_valid_and_runs_as_expected(path: Path, case: ev.C
     if case.ifc.startswith(ev.REAL_PREFIX) and ev.real_dir() is None:
         pytest.skip("the shared sample buildings (../shared/ifc/real) are not beside this checkout")
     check_gold_case(case, sessions)
+
+
+def test_evaluate_prints_one_line_per_blind_set(tmp_path: Path, sessions: ev.Sessions) -> None:
+    review = next(p for p in SETS if p.name == "review-1.jsonl")
+    lines = review.read_text(encoding="utf-8").splitlines()[:2]
+    (tmp_path / "mini-set.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = ev.format_blind(sessions, tmp_path)
+    line = next(x for x in out.splitlines() if "mini-set.jsonl" in x)
+    assert "(2/2)" in line or "(1/2)" in line or "(0/2)" in line
+    assert "AC20-FZK-Haus" in line or "duplex" in line
