@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from ops_support import IN_KITCHEN, Building, step
+import shutil
+from pathlib import Path
+
+from ops_support import FZK, IN_KITCHEN, Building, step
+
+from pyagent.session import Session
 
 
 def test_every_edit_goes_but_views_stay(fzk: Building) -> None:
@@ -16,3 +21,17 @@ def test_every_edit_goes_but_views_stay(fzk: Building) -> None:
     assert r.ok and r.answer == "Back to the model as loaded."
     assert not st.hidden and not st.colors and "kitchen" in st.viewpoints and st.pose.to_json() == pose
     assert step(s, "undo").ok and s.executor.state.hidden == fzk.gids("IfcDoor")
+
+
+def test_what_the_file_hides_stays_hidden(tmp_path: Path) -> None:
+    """A saved review's hidden doors are part of the model as loaded: reset keeps them hidden."""
+    src = tmp_path / FZK.name
+    shutil.copy(FZK, src)
+    s = Session.open(src)
+    assert step(s, "hide", target={"class": ["IfcDoor"]}).ok and step(s, "save").ok
+    revision = Session.open(tmp_path / f"{src.stem}.rev1.ifc")
+    doors = {g for g, e in revision.building.elements.items() if e.ifc_class == "IfcDoor"}
+    assert revision.executor.state.hidden == doors and len(doors) == 5
+    assert step(revision, "hide", target={"class": ["IfcWindow"]}).ok
+    assert step(revision, "reset").ok
+    assert revision.executor.state.hidden == doors

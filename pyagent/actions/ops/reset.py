@@ -1,4 +1,5 @@
-"""``reset``: back to the model as loaded: every edit undone at once (the pose and remembered views stay)."""
+"""``reset``: back to the model as loaded: every edit undone at once (the pose and remembered views stay;
+what the file itself hides, e.g. a saved review's switched-off layer, stays hidden as it was loaded)."""
 
 from __future__ import annotations
 
@@ -18,4 +19,5 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     pose, views = ctx.state.pose, ctx.state.viewpoints
     ctx.state.restore_edits(SceneState().edits())
     ctx.state.pose, ctx.state.viewpoints = pose, views  # remembered views are the user's, not model edits
+    ctx.state.hidden = {g for g, e in ex.building.elements.items() if e.hidden_in_file}
     return None, say("reset"), []
