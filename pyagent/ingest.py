@@ -26,6 +26,34 @@ QUANTITY_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
+def quantity_scales(model: ifcopenshell.file, length_scale: float) -> dict[str, float]:
+    """Factors from the project's units to metres, m² and m³ for the canonical quantity keys. An area or
+    volume unit the project declares is used as declared; otherwise it follows the length unit."""
+    declared: set[str] = set()
+    projects = model.by_type("IfcProject")
+    units = projects[0].UnitsInContext if projects else None
+    for unit in (units.Units if units is not None else ()):
+        declared.add(str(getattr(unit, "UnitType", "")))
+    area = float(uunit.calculate_unit_scale(model, "AREAUNIT")) if "AREAUNIT" in declared else length_scale ** 2
+    volume = float(uunit.calculate_unit_scale(model, "VOLUMEUNIT")) if "VOLUMEUNIT" in declared \
+        else length_scale ** 3
+    return {"area": area, "volume": volume, "length": length_scale, "perimeter": length_scale}
+
+
+def _whole_classes(model: ifcopenshell.file, elements: dict[str, Element]) -> None:
+    """Parts of a whole that has no body of its own (an IfcRoof made of slabs, an IfcStair of flights,
+    an IfcCurtainWall of plates) take the whole's class as ``whole_class``, so that "hide the roof" finds
+    them. Spatial wholes (storeys, buildings) do not count."""
+    for rel in model.by_type("IfcRelAggregates"):
+        whole = rel.RelatingObject
+        if whole is None or not whole.is_a("IfcElement") or whole.GlobalId in elements:
+            continue
+        for part in rel.RelatedObjects or ():
+            el = elements.get(part.GlobalId)
+            if el is not None and el.whole_class is None:
+                el.whole_class, el.whole = whole.is_a(), whole.GlobalId
+
+
 def _placement_axes(product: Any) -> np.ndarray:
     """The product's world placement as a 4x4 matrix (identity when it has none)."""
     placement = getattr(product, "ObjectPlacement", None)
@@ -276,6 +304,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
                    warnings: list[str]) -> Building:
     """Records for every product with a body and every spatial element."""
     scale = float(uunit.calculate_unit_scale(model))
+    quantity_scale = quantity_scales(model, scale)
     storeys, unknown_levels = _storeys(model, scale)
     storey_ids = {s.id for s in storeys}
     mesh_index = meshes.index()
@@ -294,7 +323,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             continue
         mi = mesh_index.get(gid)
         if mi is None and not spatial:
-            continue  # no body: not part of the scene
+            continue  # no body: not part of the scene (its parts answer to its class: _whole_classes)
         axes = _placement_axes(product)
         axes_by_id[gid] = axes
         el = Element(
@@ -329,13 +358,13 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         el.materials = _materials(product)
         ext = el.properties.get("IsExternal")
         el.external = bool(ext) if isinstance(ext, bool) else None
-        # Quantities from quantity sets and vendor property sets win over geometry.
-        power = {"area": 2, "volume": 3, "length": 1, "perimeter": 1}
+        # Quantities from quantity sets and vendor property sets win over geometry; they are in the
+        # project's units for lengths, areas and volumes (a file in millimetres often gives m² and m³).
         for key, names in QUANTITY_KEYS.items():
             for name in names:
                 value = el.properties.get(name)
                 if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-                    el.quantities[key] = float(value) * scale ** power[key]  # property sets are in file units
+                    el.quantities[key] = float(value) * quantity_scale[key]
                     break
         for attr, key in (("OverallHeight", "height"), ("OverallWidth", "width")):
             value = getattr(product, attr, None)
@@ -407,6 +436,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         warnings.append("the file has no storeys: floor-based questions cannot be answered")
     if not finder.rooms:
         warnings.append("the file has no spaces (rooms): room-based questions cannot be answered")
+    _whole_classes(model, elements)
     for st in storeys:  # unnamed storeys answer to the name they were given
         if st.id in elements and not elements[st.id].name:
             elements[st.id].name = st.name

@@ -47,6 +47,10 @@ class Element:
     sides: list[str] = field(default_factory=list)  # rooms on either side (doors, windows, walls); "outside"
     facing_deg: float | None = None  # outward direction in plan of an external door, window or wall (CCW from +X)
     hidden_in_file: bool = False  # its body is on presentation layers switched off (e.g. a saved review)
+    # The class of the whole it is a part of, when that whole has no body of its own (the slabs of an
+    # IfcRoof, the flights of an IfcStair): asking for the whole's class finds its parts.
+    whole_class: str | None = None
+    whole: str | None = None  # that whole's GlobalId (counting roofs counts wholes, not their slabs)
 
     @property
     def centre(self) -> np.ndarray:

@@ -306,3 +306,19 @@ def test_mini_counts_storey_and_glb(mini: Loaded) -> None:
     assert any("no spaces" in w for w in b.warnings)
     # (read by hand: pygltflib, under pyagent.glb.node_names, takes ~15 s on this 15 MB file)
     assert set(glb_element_nodes(mini.loaded.glb_path)) == {p.GlobalId for p in drawn_products(mini.model)}
+
+
+def test_quantities_in_a_millimetre_file_keep_the_declared_area_and_volume_units(mini: Loaded) -> None:
+    """MiniProject measures lengths in mm but declares m² and m³: its quantity sets are read as declared."""
+    import ifcopenshell.util.element as uel
+
+    checked = 0
+    for product in mini.model.by_type("IfcElement")[:400]:
+        qtos = uel.get_psets(product, qtos_only=True)
+        volume = next((v["NetVolume"] for v in qtos.values() if isinstance(v.get("NetVolume"), float)), None)
+        el = mini.loaded.building.elements.get(product.GlobalId)
+        if volume is None or volume <= 0 or el is None:
+            continue
+        assert el.quantities["volume"] == pytest.approx(volume, rel=1e-6), product.GlobalId
+        checked += 1
+    assert checked >= 20

@@ -23,3 +23,16 @@ def test_counts_windows_per_storey(fzk: Building) -> None:
 def test_nothing_matched_is_zero_not_an_error(fzk: Building) -> None:
     r = step(fzk.session(IN_KITCHEN), "count", target={"class": ["IfcRamp"]})
     assert r.ok and r.value == 0
+
+
+def test_stairs_made_of_flights_count_as_stairs(duplex: Building) -> None:
+    """The duplex's IfcStairs have no body of their own, only their flights and landings do: "how many
+    stairs" counts the stairs, and hiding them hides their parts."""
+    stairs = duplex.model.by_type("IfcStair")
+    parts = {p.GlobalId for st in stairs for rel in st.IsDecomposedBy for p in rel.RelatedObjects}
+    assert len(stairs) == 2 and parts
+    s = duplex.session()
+    r = step(s, "count", target={"class": ["IfcStair"]})
+    assert r.ok and r.value == len(stairs), r.answer
+    assert step(s, "hide", target={"class": ["IfcStair"]}).ok
+    assert parts & set(s.building.elements) <= s.executor.state.hidden

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyagent.actions.ops.answers import say
 from pyagent.actions.selectors import noun_for
+from pyagent.vocabulary import class_matches
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
@@ -16,7 +17,7 @@ KIND = "query"
 
 def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
     ids = ex.targets(ctx, step["target"], allow_empty=True)
-    n = len(ids)
+    n = _counted(ex, ids, step["target"])
     noun = noun_for(step["target"], n)
     where = _where_counted(ex, ids, step["target"])
     return n, say("count", be="is" if n == 1 else "are", n=n, noun=noun, where=where), ids
@@ -41,3 +42,21 @@ def _where_counted(ex: Executor, ids: list[str], sel: dict[str, Any]) -> str:
     ordered = sorted(per_storey.items(), key=lambda kv: order.get(kv[0], 0))
     parts = [say("count_part", n=k, storey=name) for name, k in ordered]
     return say("count_per_storey", parts=", ".join(parts))
+
+
+def _counted(ex: Executor, ids: list[str], sel: dict[str, Any]) -> int:
+    """How many things the person asked about: the parts of a bodiless whole of the asked class (the
+    slabs of one IfcRoof) count once, as that whole."""
+    wanted = set(sel.get("class") or ())
+    if not wanted:
+        return len(ids)
+    singles = 0
+    wholes: set[str] = set()
+    for g in ids:
+        el = ex.building.elements.get(g)
+        if el is not None and el.whole is not None and not class_matches(
+                ex.building.schema, el.ifc_class, el.properties.get("PredefinedType"), wanted):
+            wholes.add(el.whole)
+        else:
+            singles += 1
+    return singles + len(wholes)
