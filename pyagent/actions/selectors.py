@@ -570,7 +570,10 @@ class Resolver:
         elif sel.get("room"):
             where = " in your room" if sel["room"] in ("mine", "here") else f" in {sel['room']}"
         elif sel.get("storey"):
-            where = f" on {sel['storey']}"
+            try:  # the storey as the building names it ("on Level 2", not "on mine" or "on upper")
+                where = f" on {resolve_storey(self.ctx.building, self.ctx, str(sel['storey'])).name}"
+            except SelectionError:
+                where = f" on {sel['storey']}"
         base = {k: v for k, v in sel.items() if k in ("class", "kind", "name")}
         message = f"There is no {noun}{where}"
         if base and (rels or sel.get("room") or sel.get("storey")):
