@@ -54,6 +54,8 @@ class SpatialIndex:
     occ_rows: np.ndarray  # rows of the occluders
     storey_of: np.ndarray  # (N,) object array of storey GlobalIds (or None)
     _class_masks: dict[frozenset[str], np.ndarray] = field(default_factory=dict)
+    _band_tops: dict[str, float] = field(default_factory=dict)
+    _envelopes: dict[str | None, np.ndarray] = field(default_factory=dict)
 
     def class_mask(self, wanted: frozenset[str]) -> np.ndarray:
         """Rows whose element is of one of the wanted classes (by supertype or predefined type), cached."""
@@ -111,10 +113,45 @@ class SpatialIndex:
         return below[-1] if below else storeys[0]
 
     def storey_band(self, storey: Storey | None) -> tuple[float, float]:
+        """Floor to next floor; the top storey reaches up to what stands on it (a steel hall's
+        trusses at 8 m), at least 4 m."""
         if storey is None:
             return (-math.inf, math.inf)
-        top = storey.top if math.isfinite(storey.top) else storey.elevation + 4.0
+        if math.isfinite(storey.top):
+            return (storey.elevation, storey.top)
+        top = self._band_tops.get(storey.id)
+        if top is None:
+            mine = (self.storey_of == storey.id) & ~self.structure
+            reach = float(self.bmax[mine, 2].max()) if mine.any() else -math.inf
+            top = max(storey.elevation + 4.0, reach + 0.1)
+            self._band_tops[storey.id] = top
         return (storey.elevation, top)
+
+    def envelope(self, storey: str | None) -> np.ndarray:
+        """The outline of the building on a storey in plan: the convex hull (counter-clockwise, (K, 2))
+        of its walls' boxes, or of everything with a body when it has no walls; cached."""
+        hull = self._envelopes.get(storey)
+        if hull is None:
+            body = ~self.structure & np.all(self.bmax > self.bmin, axis=1)
+            walls = body & self.class_mask(frozenset({"IfcWall", "IfcCurtainWall"}))
+            on = self.storey_of == storey
+            rows = np.nonzero(walls & on)[0]
+            for fallback in (walls, body & on, body):
+                if len(rows) >= 1:
+                    break
+                rows = np.nonzero(fallback)[0]
+            lo, hi = self.bmin[rows, :2], self.bmax[rows, :2]
+            corners = np.concatenate([lo, hi, np.c_[lo[:, 0], hi[:, 1]], np.c_[hi[:, 0], lo[:, 1]]])
+            hull = convex_hull(corners)
+            self._envelopes[storey] = hull
+        return hull
+
+    def outside_depth(self, rows: np.ndarray) -> np.ndarray:
+        """For each row, how far its plan centre lies inside its storey's outline (negative: outside)."""
+        out = np.zeros(len(rows))
+        for k, r in enumerate(rows):
+            out[k] = inside_depth(self.envelope(self.storey_of[r]), self.centre[r, :2])
+        return out
 
     def on_band(self, rows: np.ndarray, band: tuple[float, float]) -> np.ndarray:
         """Rows whose height range overlaps the band (with a margin so slabs above don't count)."""
@@ -260,3 +297,38 @@ def _segments_blocked(origin: np.ndarray, targets: np.ndarray, v0: np.ndarray, e
     t = (e2x * qx + e2y * qy + e2z * qz) * inv
     hit = ok & (u >= 0) & (v >= 0) & (u + v <= 1) & (t > 1e-4) & (t < length[:, None] - 1e-3)
     return hit.any(axis=1) & (length > 1e-9)
+
+
+def convex_hull(points: np.ndarray) -> np.ndarray:
+    """Counter-clockwise convex hull of plan points (K, 2) by the monotone chain; fewer than three
+    distinct points come back as they are."""
+    pts = np.unique(np.asarray(points, float).reshape(-1, 2), axis=0)
+    if len(pts) < 3:
+        return pts
+
+    def half(seq: np.ndarray) -> list[np.ndarray]:
+        chain: list[np.ndarray] = []
+        for p in seq:
+            while len(chain) >= 2 and _cross(chain[-1] - chain[-2], p - chain[-2]) <= 0:
+                chain.pop()
+            chain.append(p)
+        return chain
+
+    lower, upper = half(pts), half(pts[::-1])
+    return np.array(lower[:-1] + upper[:-1])
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
+def inside_depth(hull: np.ndarray, point: np.ndarray) -> float:
+    """Distance from a plan point to the hull's boundary, positive inside, negative outside."""
+    if len(hull) < 3:
+        return -math.inf
+    a, b = hull, np.roll(hull, -1, axis=0)
+    edge = b - a
+    length = np.linalg.norm(edge, axis=1)
+    # Signed distance to each edge's line: positive on the inner (left) side of a CCW hull.
+    side = (edge[:, 0] * (point[1] - a[:, 1]) - edge[:, 1] * (point[0] - a[:, 0])) / np.maximum(length, 1e-12)
+    return float(side.min())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,12 +14,16 @@ from pyagent.model import OUTSIDE, Building, Element, Pose, Storey
 from pyagent.review.sections import cut_away
 from pyagent.scenegraph import SceneGraph
 from pyagent.spatial import NEAR_M, NEXT_TO_M, SpatialIndex
-from pyagent.vocabulary import KIND_WORDS, class_noun, plural
+from pyagent.vocabulary import KIND_WORDS, class_matches, class_noun, plural
 
 DIRECTIONAL = ("in_front", "behind", "left", "right")
 SIDE_WORDS = {"in_front": "in front of you", "behind": "behind you", "left": "to your left", "right": "to your right"}
 # Classes never picked unless asked for by class: the spatial structure.
 STRUCTURE = ("IfcSite", "IfcBuilding", "IfcBuildingStorey", "IfcSpace")
+# How far inside the outline an element may stand and still be on the outside (a door in an outer wall).
+ON_OUTLINE_M = 0.4
+# Words after which an element name goes on about something else ("Table w Chairs" is a table).
+NAME_TAIL = re.compile(r"\s(?:w/?|with|mit|con|avec|and|und|y|et|\+|&)\s.*$")
 
 
 class SelectionError(Exception):
@@ -132,8 +137,9 @@ def resolve_room(b: Building, ctx: Context, spec: str) -> list[str]:
 
 
 def _matches_kind(el: Element, kind: str) -> bool:
+    """The kind is what the element's names say it is, not what they mention after 'with'."""
     words = KIND_WORDS.get(kind.lower(), (kind.lower(),))
-    text = f"{el.name} {el.object_type} {el.type_name} {el.long_name}".lower()
+    text = " ".join(NAME_TAIL.sub("", t.lower()) for t in (el.name, el.object_type, el.type_name, el.long_name))
     return any(w in text for w in words)
 
 
@@ -320,17 +326,49 @@ class Resolver:
             want: int | None = (sel.get("ordinal") or 0) + (sel.get("limit") or 0) \
                 if (sel.get("ordinal") or sel.get("limit")) else None
             rows = self._reachable(rows, want)
+        if not (sel.get("ordinal") or sel.get("limit")):
+            return rows
+        # Ordinals and limits count things as the person sees them: the parts of one bodiless window
+        # (its frame members and pane) are one window, picked and acted on together.
+        units = self._units(rows, sel)
+        heads = np.array(sorted({u: i for i, u in reversed(list(enumerate(units)))}.values()), int)
         if sel.get("ordinal"):
             k = sel["ordinal"] - 1
-            if k >= len(rows):
-                raise SelectionError(f"there are only {len(rows)} {noun_for(sel, len(rows))}")
-            rows = rows[k:k + 1]
-        if sel.get("limit") == 1 and len(rows) > 1 and not sel.get("order") and not sel.get("ordinal") \
+            if k >= len(heads):
+                raise SelectionError(f"there are only {len(heads)} {noun_for(sel, len(heads))}")
+            heads = heads[k:k + 1]
+        if sel.get("limit") == 1 and len(heads) > 1 and not sel.get("order") and not sel.get("ordinal") \
                 and not pose_relative:
-            rows = self._the_one(sel, rows)
+            heads = self._the_one(sel, rows[heads])
+            heads = np.array([int(np.nonzero(rows == heads[0])[0][0])], int)
         if sel.get("limit"):
-            rows = rows[:sel["limit"]]
-        return rows
+            heads = heads[:sel["limit"]]
+        chosen = {units[i] for i in heads}
+        if all(u.startswith("#") for u in chosen):
+            return rows[heads]
+        return self._with_parts(rows[heads], chosen)
+
+    def _units(self, rows: np.ndarray, sel: dict[str, Any]) -> list[str]:
+        """Per row, the thing it belongs to for counting: the bodiless whole it is a part of when the
+        selector asked for the whole's class, else itself (as '#row')."""
+        wanted = set(sel.get("class") or ())
+        out = []
+        for r in rows:
+            el = self.b.elements[self.sp.ids[r]]
+            if wanted and el.whole is not None and not class_matches(
+                    self.b.schema, el.ifc_class, el.properties.get("PredefinedType"), wanted):
+                out.append(el.whole)
+            else:
+                out.append(f"#{int(r)}")
+        return out
+
+    def _with_parts(self, picked: np.ndarray, chosen: set[str]) -> np.ndarray:
+        """The picked rows with every other (not deleted) part of the chosen wholes, in pick order."""
+        deleted = self.ctx.state.deleted
+        extra = [self.sp.index[g] for g, el in self.b.elements.items()
+                 if el.whole in chosen and g in self.sp.index and g not in deleted]
+        seen = set(int(r) for r in picked)
+        return np.array(list(picked) + [r for r in extra if r not in seen], int)
 
     def _the_one(self, sel: dict[str, Any], rows: np.ndarray) -> np.ndarray:
         """'The door' with several doors: the one in the user's room if that settles it, else ask."""
@@ -347,9 +385,15 @@ class Resolver:
         raise SelectionError(self._which_one(sel, pool))
 
     def _is_external(self, el: Element) -> bool:
+        """The file's IsExternal; else a room boundary to the outside; else (no rooms, no property) the
+        element standing on or outside the building's outline on its storey."""
         if el.external is not None:
             return el.external
-        return OUTSIDE in el.sides
+        if el.sides:
+            return OUTSIDE in el.sides
+        r = self.sp.index[el.id]
+        half = float(np.min(self.sp.bmax[r, :2] - self.sp.bmin[r, :2])) / 2.0
+        return bool(self.sp.outside_depth(np.array([r]))[0] < half + ON_OUTLINE_M)
 
     # ---- relations ------------------------------------------------------------------------
     def _anchor_rows(self, of: dict[str, Any]) -> np.ndarray:
@@ -560,6 +604,7 @@ class Resolver:
 
     def explain_empty(self, sel: dict[str, Any]) -> str:
         """Why nothing matched, naming the nearest candidates when the selector was spatial."""
+        side = {True: "outside ", False: "inside "}.get(sel["external"], "") if "external" in sel else ""
         noun = noun_for(sel, 1)
         rels = [r["rel"] for r in sel.get("relations") or [] if "of" not in r]
         where = ""
@@ -575,8 +620,8 @@ class Resolver:
             except SelectionError:
                 where = f" on {sel['storey']}"
         base = {k: v for k, v in sel.items() if k in ("class", "kind", "name")}
-        message = f"There is no {noun}{where}"
-        if base and (rels or sel.get("room") or sel.get("storey")):
+        message = f"There is no {side}{noun}{where}"
+        if base and (rels or sel.get("room") or sel.get("storey") or side):
             try:
                 rows = Resolver(self.ctx)._rows(base | {"order": "nearest", "limit": 1})
             except SelectionError:
