@@ -51,8 +51,49 @@ def floor_z(ex: Executor, point: np.ndarray) -> float | None:
         return float(ex.building.elements[room].bbox_min[2])
     if not ex.graph.finder.rooms and ex.building.storeys:
         storey = ex.spatial.storey_of_point(float(point[2]) + EYE_HEIGHT - 0.5)
-        return storey.elevation if storey else None
+        if storey is None:
+            return None
+        under = _floor_slabs(ex, storey.elevation, top_below=float(point[2]) + 0.3, at=point[:2])
+        return max(under.values()) if under else storey.elevation
     return None
+
+
+def _floor_slabs(ex: Executor, level: float, top_below: float | None = None,
+                 at: np.ndarray | None = None) -> dict[int, float]:
+    """Slabs one can stand on at a storey level: row -> top height (a top from just under the level
+    to a metre above it: screeds, raised floors), optionally only those under a plan point."""
+    sp = ex.spatial
+    rows = np.nonzero(sp.class_mask(frozenset({"IfcSlab"})))[0]
+    tops = sp.bmax[rows, 2]
+    keep = (tops > level - 0.3) & (tops < level + 1.0)
+    if top_below is not None:
+        keep &= tops <= top_below
+    if at is not None:
+        keep &= np.all(sp.bmin[rows, :2] <= at, axis=1) & np.all(sp.bmax[rows, :2] >= at, axis=1)
+    return {int(r): float(t) for r, t in zip(rows[keep], tops[keep], strict=True)}
+
+
+def storey_point(ex: Executor, ctx: Context, storey_id: str) -> np.ndarray:
+    """Where to stand on a storey without rooms: straight up or down from the user when a floor slab
+    is there, else on the middle of its largest floor slab, else at its level amid what stands on it."""
+    sp = ex.spatial
+    storey = ex.building.storey(storey_id)
+    level = storey.elevation if storey is not None else float(ex.building.elements[storey_id].bbox_min[2])
+    here = ctx.pose.position[:2]
+    under = _floor_slabs(ex, level, at=here)
+    if under:
+        return np.array([here[0], here[1], max(under.values()) + EYE_HEIGHT])
+    slabs = _floor_slabs(ex, level)
+    if slabs:
+        r = max(slabs, key=lambda k: float(np.prod(sp.bmax[k, :2] - sp.bmin[k, :2])))
+        c = sp.centre[r]
+        return np.array([c[0], c[1], slabs[r] + EYE_HEIGHT])
+    mine = np.nonzero((sp.storey_of == storey_id) & ~sp.structure & np.all(sp.bmax > sp.bmin, axis=1))[0]
+    if not len(mine):
+        raise StepError(f"there is nothing on {ex.building.elements[storey_id].label()} to stand on")
+    lo, hi = sp.bmin[mine, :2].min(axis=0), sp.bmax[mine, :2].max(axis=0)
+    c = (lo + hi) / 2
+    return np.array([c[0], c[1], level + EYE_HEIGHT])
 
 
 def collides(ex: Executor, p: np.ndarray, width: float, depth: float,
@@ -86,7 +127,7 @@ def standing_point(ex: Executor, ctx: Context, gid: str) -> np.ndarray:
     if el.ifc_class == "IfcBuildingStorey":
         rooms = [s for s in ex.building.spaces() if s.storey == gid]
         if not rooms:
-            raise StepError(f"{el.label()} has no room to stand in")
+            return storey_point(ex, ctx, gid)
         biggest = max(rooms, key=lambda s: s.quantities.get("area", 0.0))
         return standing_point(ex, ctx, biggest.id)
     sp = ex.spatial

@@ -181,6 +181,8 @@ def element_value(el: Element, key: str) -> Any:
         for pk, pv in el.properties.items():
             if squeezed in pk.lower().replace(" ", "").replace("_", ""):
                 return pv
+    if k.endswith(("grade", "strength_class", "quality")):  # "steel grade" with no such property: the
+        return ", ".join(el.materials) or None              # material names the grade (S235JR, C30/37)
     return None
 
 

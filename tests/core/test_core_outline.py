@@ -9,6 +9,7 @@ import dataclasses
 from pathlib import Path
 
 import ifcopenshell
+import ifcopenshell.geom
 import numpy as np
 import pytest
 from core_support import Loaded
@@ -113,3 +114,27 @@ def test_the_top_storey_reaches_as_high_as_what_stands_on_it(duplex: Loaded, min
         mine = [r for r in range(len(sp.ids)) if sp.storey_of[r] == top.id and not sp.structure[r]]
         assert mine and hi >= max(float(sp.bmax[r, 2]) for r in mine)
         assert hi >= top.elevation + 4.0 and lo == top.elevation
+
+
+FACADES = SHARED / "ifcsverchok_Facades.ifc"
+
+
+@pytest.mark.skipif(not FACADES.is_file(), reason=f"the shared reference files are not at {SHARED}")
+def test_a_storey_without_rooms_is_reached_on_its_floor_slab() -> None:
+    model = ifcopenshell.open(str(FACADES))
+    s = Session.open(FACADES)
+    top = s.building.storeys[-1]
+    slab_tops = []  # independently: the top faces of the slabs near that level, from the IFC geometry
+    settings = ifcopenshell.geom.settings()
+    settings.set("use-world-coords", True)
+    for slab in model.by_type("IfcSlab"):
+        verts = np.array(ifcopenshell.geom.create_shape(settings, slab).geometry.verts).reshape(-1, 3)
+        z = float(verts[:, 2].max())
+        if top.elevation - 0.3 < z < top.elevation + 1.0:
+            slab_tops.append(z)
+    assert slab_tops
+    r = s.do({"steps": [{"op": "teleport", "target": {"class": ["IfcBuildingStorey"], "ids": [top.id]}}]})
+    assert r.ok, r.answer
+    floor = float(s.scene.pose.position[2]) - 1.6
+    assert min(abs(floor - t) for t in slab_tops) < 0.02
+    assert s.spatial.storey_of_point(float(s.scene.pose.position[2])) == top
