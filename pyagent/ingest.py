@@ -157,6 +157,7 @@ def _hidden_in_file(product: Any, off: set[int]) -> bool:
     return bool(reps) and all(r.id() in off or (r.Items and all(i.id() in off for i in r.Items)) for r in reps)
 
 
+FOUNDATIONS = ("IfcFooting", "IfcPile", "IfcDeepFoundation", "IfcEarthworks")
 LEVEL_TOLERANCE_M = 0.5  # a storey without a level keeps 0 m unless its contents are clearly elsewhere
 
 
@@ -209,13 +210,18 @@ def _order(storeys: list[Storey], derived: set[str]) -> None:
 
 
 def _levels_from_contents(storeys: list[Storey], unknown: set[str], elements: dict[str, Element]) -> None:
-    """Storeys without a level in the file get the lowest point of what they contain."""
+    """Storeys without a level in the file get the lowest point of what they contain, foundations left
+    out (a house's footing reaches 2 m into the ground; its floor is where its walls start) unless
+    that is all they contain."""
     if not unknown:
         return
     lowest: dict[str, float] = {}
+    deepest: dict[str, float] = {}
     for el in elements.values():
         if el.storey in unknown and el.has_geometry and not el.is_spatial:
-            lowest[el.storey] = min(lowest.get(el.storey, math.inf), float(el.bbox_min[2]))
+            into = deepest if el.ifc_class.startswith(FOUNDATIONS) else lowest
+            into[el.storey] = min(into.get(el.storey, math.inf), float(el.bbox_min[2]))
+    lowest = deepest | lowest
     changed = False
     for st in storeys:
         if st.id in lowest and abs(lowest[st.id] - st.elevation) > LEVEL_TOLERANCE_M:

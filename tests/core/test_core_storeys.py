@@ -97,3 +97,24 @@ def test_a_house_whose_floors_sit_below_zero_keeps_its_ground_floor(tmp_path: Pa
     ground = b.storey(b.ground_storey)
     assert ground is not None and ground.name == "Erdgeschoss", [(s.name, s.elevation) for s in b.storeys]
     assert ground.elevation == pytest.approx(-0.25, abs=0.01)
+
+
+OPEN_HOUSE = SHARED / "ifcopenshell_IfcOpenHouse_IFC4.ifc"
+
+
+@pytest.mark.skipif(not OPEN_HOUSE.is_file(), reason=f"the shared reference files are not at {SHARED}")
+def test_a_storey_without_a_level_stands_where_its_walls_start_not_at_the_footing_bottom() -> None:
+    import ifcopenshell.geom
+
+    model = ifcopenshell.open(str(OPEN_HOUSE))
+    settings = ifcopenshell.geom.settings()
+    settings.set("use-world-coords", True)
+
+    def bottom(cls: str) -> float:
+        return min(float(min(ifcopenshell.geom.create_shape(settings, e).geometry.verts[2::3]))
+                   for e in model.by_type(cls))
+
+    walls, footing = bottom("IfcWall"), bottom("IfcFooting")
+    assert footing < walls - 1.0  # the file's footing reaches well below the walls
+    (storey,) = Session.open(OPEN_HOUSE).building.storeys
+    assert abs(storey.elevation - walls) <= 0.5 and storey.elevation > footing + 1.0
