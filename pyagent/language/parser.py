@@ -59,6 +59,15 @@ MODIFIER_STOP = {
     "widest", "longest", "visible", "hidden", "outer", "inner", "interior", "exterior", "external", "internal",
     "outside", "inside", "left", "right", "north", "south", "east", "west", "upper", "lower", "last", "next", "both",
     "many", "much", "total", "whole", "entire", "single", "double", "big", "small", "large", "little", "new", "old"}
+# Words that may follow "all (the)" without naming a kind of thing ("all of it", "all the rest").
+AFTER_ALL = frozenset({
+    "things", "thing", "stuff", "elements", "element", "objects", "object", "items", "item", "it", "them",
+    "that", "this", "these", "those", "there", "here", "visible", "hidden", "selected", "changes", "ones",
+    "rest", "others", "other", "remaining", "way", "over", "around", "again", "back", "the", "you", "your",
+    "my", "his", "her", "its", "our", "their", "and", "but", "except", "apart", "same", "time", "right",
+    "left", "upstairs", "downstairs", "above", "below", "behind", "near", "inside", "outside", "out",
+    "off", "on", "in", "at", "up", "down", "together", "along", "done", "good", "set", "clear",
+})
 UNKNOWN_ROOM_STOP = {"structure", "project", "site", "world", "scene", "file", "total", "view", "sight",
                      "here", "there", "front", "general", "all", "it", "them", "this",
                      "that", "one", "order", "line", "place", "house", "building", "model", "the", "my", "our",
@@ -1189,6 +1198,10 @@ class Parser:
                     break
         if not noun_found and re.search(r"\b(everything|all|anything|something|things?|objects?|elements?|items?|"
                                         r"stuff|what|whatever)\b", t):
+            # "all the gizmos" names something this building does not have: not everything.
+            m = re.search(r"\b(all|every|each)( of)?( the| these| those| my| your)? (?P<w>[a-z][a-z-]{2,})\b", t)
+            if m and m.group("w") not in AFTER_ALL:
+                return None
             noun_found = True
         if not noun_found and re.search(r"\b(one|ones)\b", t) and ctx.memory.last_steps:
             last = ctx.memory.last_steps[-1]
