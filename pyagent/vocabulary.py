@@ -73,6 +73,14 @@ def plural(word: str, n: int) -> str:
     return word + "s"
 
 
+def class_name_words(ifc_class: str) -> str:
+    """A class's own name as words: IfcShadingDevice -> "shading device", IfcWallStandardCase -> "wall"."""
+    base = ifc_class.removeprefix("Ifc")
+    for suffix in ("StandardCase", "ElementedCase", "Type"):
+        base = base.removesuffix(suffix)
+    return "".join(" " + c.lower() if c.isupper() else c for c in base).strip()
+
+
 def class_noun(ifc_class: str) -> str:
     """An everyday noun for a class, for answers ("IfcWallStandardCase" -> "wall")."""
     for word, classes in CLASS_WORDS.items():

@@ -9,7 +9,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from pyagent.model import Building
-from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS
+from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words
 
 NUMBER_WORDS = {
     "zero": 0, "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -101,6 +101,9 @@ class Lexicon:
     kinds: dict[str, str] = field(default_factory=dict)  # word -> kind
     names: dict[str, list[str]] = field(default_factory=dict)  # element name phrase -> ids
     all_names: list[tuple[str, str]] = field(default_factory=list)  # (folded name and type text, IFC class)
+    # Everyday class nouns plus the building's own classes by their names ("shading device",
+    # "curtain wall", "mechanical fastener"): noun (singular) -> classes.
+    class_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, b: Building) -> Lexicon:
@@ -147,6 +150,12 @@ class Lexicon:
         for e in b.products():
             if e.name and 3 <= len(e.name) <= 40:
                 lex.names.setdefault(fold(e.name), []).append(e.id)
+        lex.class_words = dict(CLASS_WORDS)
+        present = {e.ifc_class for e in b.products()} | {e.whole_class for e in b.products() if e.whole_class}
+        for ifc_class in sorted(present):
+            noun = class_name_words(ifc_class)
+            if noun and noun not in lex.class_words and " " in noun:
+                lex.class_words[noun] = (ifc_class,)
         lex.all_names = sorted({(ascii_fold(f"{e.name} {e.type_name} {e.object_type}"), e.ifc_class)
                                 for e in b.products()})
         return lex

@@ -172,8 +172,9 @@ class Parser:
         self.lex = lexicon
         self.hooks: list[ClauseHook] = list(hooks)
         b = lexicon.building
-        words = sorted(set(CLASS_WORDS) | {_pl(w) for w in CLASS_WORDS}, key=len, reverse=True)
+        words = sorted(set(lexicon.class_words) | {_pl(w) for w in lexicon.class_words}, key=len, reverse=True)
         self._class_re = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
+        self._heads = frozenset(w.split()[-1] for w in lexicon.class_words if " " in w)
         kinds = sorted(set(lexicon.kinds) | {_pl(k) for k in lexicon.kinds}, key=len, reverse=True)
         self._kind_re = re.compile(r"\b(" + "|".join(map(re.escape, kinds)) + r")\b")
         self._storey_names = sorted(lexicon.storeys, key=len, reverse=True)
@@ -593,7 +594,7 @@ class Parser:
             np_text = m.group("noun") + " " + re.sub(r"^(there|located|placed|situated)\b", "", m.group("rest"))
             sel = self.selector(np_text.strip(), ctx)
             if sel is not None:
-                if not _is_singular(m.group("noun")):
+                if not _is_singular(m.group("noun"), self._heads):
                     sel.pop("limit", None)
                 return [{"op": "list", "target": sel}]
         return None
@@ -648,7 +649,7 @@ class Parser:
             sel = self.selector(np_text, ctx)
             if sel is None:
                 return None
-            sel.pop("limit", None) if not _is_singular(np_text) else None
+            sel.pop("limit", None) if not _is_singular(np_text, self._heads) else None
             if m.group(1) == "show me" and not ctx.hidden_any(sel):
                 return [{"op": "select", "target": sel}]
             return [{"op": "show", "target": sel}]
@@ -1168,7 +1169,7 @@ class Parser:
             noun_found = True
         elif cm:
             word = cm.group(1)
-            classes = CLASS_WORDS.get(word) or CLASS_WORDS.get(_sg(word)) or ()
+            classes = self.lex.class_words.get(word) or self.lex.class_words.get(_sg(word)) or ()
             if word in ("floor", "floors") and re.search(r"\b(floors?) (of|on)\b", t):
                 classes = ("IfcSlab",)
             elif word == "floors" and not re.search(r"\b(slab|slabs|finish|tiles?)\b", t):
@@ -1228,8 +1229,8 @@ class Parser:
             if word_after not in UNITS and not word_after.startswith("degree"):
                 sel["limit"] = int(m.group(1))
                 sel.setdefault("order", "nearest")
-        if _is_singular(t) and noun_found and "limit" not in sel and "ordinal" not in sel and not sel.get("ref") \
-                and not sel.get("ids"):
+        if _is_singular(t, self._heads) and noun_found and "limit" not in sel and "ordinal" not in sel \
+                and not sel.get("ref") and not sel.get("ids"):
             if relations or order:
                 sel["limit"] = 1
                 if not order and any(r["rel"] in ("in_front", "behind", "left", "right", "near", "within",
@@ -1317,7 +1318,7 @@ class Parser:
             return {"external": False}
         sel = self.selector(text, ctx)
         if sel is not None:
-            sel.pop("limit", None) if not _is_singular(text) else None
+            sel.pop("limit", None) if not _is_singular(text, self._heads) else None
         return sel
 
 
@@ -1429,20 +1430,23 @@ def _sg(word: str) -> str:
     return word
 
 
-def _is_singular(t: str) -> bool:
-    """Does a noun phrase talk about one thing ("the door") rather than many ("doors", "all")?"""
+def _is_singular(t: str, more_nouns: frozenset[str] = frozenset()) -> bool:
+    """Does a noun phrase talk about one thing ("the door") rather than many ("doors", "all")?
+    ``more_nouns``: the building's own class nouns' last words ("device" of "shading device")."""
     if re.search(r"\b(all|every|each|both|any of|some|them|they|these|those|everything|\d+ \w+s|furniture|"
                  r"furnishings?|stuff|roof|ceiling|facade|façade)\b", t):
         return False
     words = re.findall(r"[a-zü\-]+", t)
     nouns = [w for w in words if w in CLASS_WORDS or _sg(w) in CLASS_WORDS or w in KIND_WORDS or _sg(w) in KIND_WORDS
+             or w in more_nouns or _sg(w) in more_nouns
              or w in ("thing", "things", "object", "objects", "element", "elements", "item", "items", "one", "ones")]
     if not nouns:
         return True
     head = nouns[0]
     if head in ("stairs", "steps"):
         return False
-    return head in CLASS_WORDS or head in KIND_WORDS or head in ("thing", "object", "element", "item", "one")
+    return head in CLASS_WORDS or head in KIND_WORDS or head in more_nouns \
+        or head in ("thing", "object", "element", "item", "one")
 
 
 def _has_noun(sel: Selector) -> bool:

@@ -34,3 +34,22 @@ def test_all_still_means_everything(house: Session, text: str) -> None:
         assert set(shown) <= set(house.state()["hidden"])
     finally:
         house.say("reset")
+
+
+SHARED = next((f / "shared" / "ifc" / "real" for f in Path(__file__).resolve().parents
+               if (f / "shared" / "ifc" / "real").is_dir()), None)
+
+
+@pytest.mark.skipif(SHARED is None, reason="the shared reference files are not beside the checkout")
+def test_a_class_the_building_has_is_a_noun_by_its_own_name() -> None:
+    """The building's classes are nouns by their names ('shading devices'), counted by the file."""
+    import ifcopenshell
+
+    assert SHARED is not None
+    path = SHARED / "ifcsverchok_Facades.ifc"
+    devices = len(ifcopenshell.open(str(path)).by_type("IfcShadingDevice"))
+    s = Session.open(path)
+    r = s.say("how many shading devices are there")
+    assert r.ok and r.value == devices > 0
+    r = s.say("hide the shading devices")
+    assert r.ok and len(s.state()["hidden"]) == devices
