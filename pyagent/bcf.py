@@ -262,7 +262,8 @@ def markup_xml(topic: Topic, ifc_filename: str, ifc_project: str | None, file_da
     return _xml(root)
 
 
-def viewpoint_xml(topic: Topic, known: set[str] | None = None) -> bytes:
+def viewpoint_xml(topic: Topic, known: set[str] | None = None,
+                  origin: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> bytes:
     """The topic's viewpoint; with ``known``, components that are not in the file the archive names
     (elements deleted in a saved revision, props not saved yet) are left out."""
     def keep(ids: list[str]) -> list[str]:
@@ -292,7 +293,8 @@ def viewpoint_xml(topic: Topic, known: set[str] | None = None) -> bytes:
             for g in ids:
                 _sub(col, "Component", IfcGuid=g)
     cam = _sub(root, "PerspectiveCamera")
-    _xyz(cam, "CameraViewPoint", topic.camera.position)
+    # Positions in the file's frame: the session's local frame plus the building's origin.
+    _xyz(cam, "CameraViewPoint", [float(a) + float(o) for a, o in zip(topic.camera.position, origin, strict=True)])
     _xyz(cam, "CameraDirection", topic.camera.direction)
     _xyz(cam, "CameraUpVector", topic.camera.up)
     _sub(cam, "FieldOfView", repr(float(topic.camera.fov)))
@@ -300,7 +302,7 @@ def viewpoint_xml(topic: Topic, known: set[str] | None = None) -> bytes:
         planes = _sub(root, "ClippingPlanes")
         for p in topic.sections:  # BCF's convention is ours: Direction points at what is cut away
             plane = _sub(planes, "ClippingPlane")
-            _xyz(plane, "Location", p["location"])
+            _xyz(plane, "Location", [float(a) + float(o) for a, o in zip(p["location"], origin, strict=True)])
             _xyz(plane, "Direction", p["direction"])
     return _xml(root)
 
@@ -326,10 +328,10 @@ def project_id_for(file_hash: str) -> str:
 
 def write_bcfzip(topics: list[Topic], path: Path, *, project_name: str, project_id: str, ifc_filename: str,
                  ifc_project: str | None = None, file_date: str | None = None,
-                 known_ids: set[str] | None = None) -> Path:
+                 known_ids: set[str] | None = None, origin: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> Path:
     """Write the topics as a BCF 2.1 archive at ``path`` (a new file, written atomically). The markup
     names ``ifc_filename``; ``known_ids``, when given, are the GlobalIds that file holds: viewpoints refer
-    to no others."""
+    to no others; ``origin`` is added to positions (the building's local origin in the file's frame)."""
     path = Path(path)
     if path.exists():
         raise BcfError(f"{path} already exists")
@@ -340,7 +342,7 @@ def write_bcfzip(topics: list[Topic], path: Path, *, project_name: str, project_
             z.writestr("project.bcfp", project_xml(project_id, project_name))
             for topic in topics:
                 z.writestr(f"{topic.guid}/markup.bcf", markup_xml(topic, ifc_filename, ifc_project, file_date))
-                z.writestr(f"{topic.guid}/viewpoint.bcfv", viewpoint_xml(topic, known_ids))
+                z.writestr(f"{topic.guid}/viewpoint.bcfv", viewpoint_xml(topic, known_ids, origin))
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
         try:

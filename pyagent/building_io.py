@@ -26,7 +26,7 @@ def save_building(b: Building, path: Path) -> None:
         "storeys": [asdict(s) | {"top": None if s.top == float("inf") else s.top} for s in b.storeys],
         "ground_storey": b.ground_storey, "true_north_deg": b.true_north_deg,
         "project_name": b.project_name, "warnings": b.warnings,
-        "site": asdict(b.site) if b.site is not None else None,
+        "site": asdict(b.site) if b.site is not None else None, "origin": list(b.origin),
         "elements": [_element_json(e) for e in b.elements.values()],
     }
     tmp = path.with_suffix(".tmp")
@@ -52,4 +52,5 @@ def load_building(path: Path) -> Building:
         storeys=storeys, ground_storey=data["ground_storey"], true_north_deg=data["true_north_deg"],
         project_name=data["project_name"], warnings=data["warnings"],
         site=SiteLocation(**data["site"]) if data.get("site") else None,
+        origin=tuple(float(v) for v in data.get("origin", (0.0, 0.0, 0.0))),  # type: ignore[arg-type]
     )

@@ -502,7 +502,7 @@ def save_revision(source: Path, out_path: Path, building: Building, state: dict[
             if world is None:
                 report.warnings.append(f"{el.label()} has no local placement, so its move was not saved")
                 continue
-            edit = edit_matrix(el.centre, transform)
+            edit = edit_matrix(el.centre + np.asarray(building.origin), transform)  # in the file's frame
             # The opening a door or window fills goes with it, or the wall keeps the old hole.
             for opening in _own_openings(p):
                 opening_world = _world_placement(opening, scale)
@@ -593,7 +593,8 @@ def _add_prop(model: ifcopenshell.file, building: Building, prop: dict[str, Any]
     """The prop as a furnishing element; it keeps the GlobalId the session gave it."""
     asset = prop["asset"]
     spec = PROPS[asset]
-    pos = np.asarray(prop["position"], float)
+    local = np.asarray(prop["position"], float)
+    pos = local + np.asarray(building.origin)  # the file's frame
     ifc_class = "IfcFurnishingElement" if model.schema == "IFC2X3" else "IfcFurniture"
     kwargs: dict[str, Any] = {"ifc_class": ifc_class, "name": asset.capitalize()}
     if ifc_class == "IfcFurniture":
@@ -607,8 +608,8 @@ def _add_prop(model: ifcopenshell.file, building: Building, prop: dict[str, Any]
     element.ObjectType = asset
     element.Tag = gid[:255]
     element.Description = "Placed in the design review"
-    room = room_at(pos + np.array([0.0, 0.0, 0.5])) if room_at else None
-    container_id = room if room and room in building.elements else _storey_for(building, float(pos[2]))
+    room = room_at(local + np.array([0.0, 0.0, 0.5])) if room_at else None
+    container_id = room if room and room in building.elements else _storey_for(building, float(local[2]))
     container = None
     if container_id:
         with contextlib.suppress(RuntimeError):

@@ -356,7 +356,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             if volume > 1e-9:
                 el.quantities["volume"] = volume
         else:
-            el.bbox_min = el.bbox_max = axes[:3, 3] * scale
+            el.bbox_min = el.bbox_max = axes[:3, 3] * scale - meshes.origin
         el.properties = _flat_properties(product)
         predefined = getattr(product, "PredefinedType", None)
         if isinstance(predefined, str) and predefined not in ("NOTDEFINED", "USERDEFINED"):
@@ -452,4 +452,5 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         path=path, schema=model.schema, file_hash=file_hash, elements=elements, storeys=storeys,
         ground_storey=ground, true_north_deg=_true_north(model), project_name=_text(project.Name),
         warnings=warnings, site=site_location(model, scale),
+        origin=(float(meshes.origin[0]), float(meshes.origin[1]), float(meshes.origin[2])),
     )

@@ -14,7 +14,7 @@ from pyagent.model import Building
 from pyagent.paths import cache_dir
 from pyagent.tessellate import MeshSet, tessellate
 
-CACHE_VERSION = 15
+CACHE_VERSION = 16
 
 
 @dataclass

@@ -91,6 +91,9 @@ class Building:
     project_name: str = ""
     warnings: list[str] = field(default_factory=list)
     site: SiteLocation | None = None  # IfcSite's latitude/longitude, when the file says where it stands
+    # Where the agent's frame sits in the file's frame (metres): every position here is file position
+    # minus this (see tessellate.local_origin); exports add it back.
+    origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
     def storey(self, gid: str | None) -> Storey | None:
         for s in self.storeys:

@@ -686,7 +686,8 @@ class Persistence:
         return write_bcfzip([*self.topics.topics, *self.view_topics()], path,
                             project_name=b.project_name or Path(b.path).stem,
                             project_id=project_id_for(b.file_hash), ifc_filename=named.name,
-                            ifc_project=_ifc_project_guid(named), file_date=date, known_ids=known)
+                            ifc_project=_ifc_project_guid(named), file_date=date, known_ids=known,
+                            origin=b.origin)
 
     def export_notes(self) -> str:
         """``executor.exporter``: the review notes as a BCF archive of their own; the answer says where."""

@@ -93,11 +93,19 @@ class Session:
             p = places.room_point(self.executor, room.id)
             p[2] = float(room.bbox_min[2]) + 1.6
             return Pose(p, 0.0, 0.0)
-        products = b.products()
-        if products:
-            c = np.mean([e.centre for e in products], axis=0)
-            storey = b.storey(b.ground_storey)
-            c[2] = (storey.elevation if storey else 0.0) + 1.6
+        # No rooms: amid what stands on the ground floor (never at bodiless elements' placements,
+        # which may sit at the file's origin far from the geometry), on the floor slab there if any.
+        bodies = [e for e in b.products() if e.has_geometry]
+        storey = b.storey(b.ground_storey)
+        ground = [e for e in bodies if storey is not None and e.storey == storey.id] or bodies
+        if ground:
+            lo = np.min([e.bbox_min for e in ground], axis=0)
+            hi = np.max([e.bbox_max for e in ground], axis=0)
+            c = (lo + hi) / 2.0
+            level = storey.elevation if storey else float(lo[2])
+            c[2] = level + 0.5
+            floor = places.floor_z(self.executor, c)
+            c[2] = (floor if floor is not None else level) + 1.6
             return Pose(c, 0.0, 0.0)
         return Pose()
 
