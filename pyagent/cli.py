@@ -15,9 +15,11 @@ PROTOCOL_COMMANDS = ("load", "script", "query", "serve")
 
 
 def _open(path: str):  # noqa: ANN202 - returns Session, imported lazily to keep --help fast
+    from pyagent.progress import TerminalBar
     from pyagent.session import Session
 
-    return Session.open(path)
+    with TerminalBar(Path(path).name) as bar:
+        return Session.open(path, progress=bar)
 
 
 def cmd_load(args: argparse.Namespace) -> int:
@@ -46,14 +48,16 @@ def cmd_load(args: argparse.Namespace) -> int:
 
 def cmd_script(args: argparse.Namespace) -> int:
     from pyagent.journal import JournalError
+    from pyagent.progress import TerminalBar
     from pyagent.script import run_script
     from pyagent.session import Session
 
     journal = True if args.journal == "default" else args.journal
     try:
         # Every acknowledged line is on disk: poses too (interval 0), not only changes.
-        session = Session.open(args.ifc, journal_dir=journal, fresh=args.fresh, save_dir=args.save_dir,
-                               pose_interval_s=0.0)
+        with TerminalBar(Path(args.ifc).name) as bar:  # stderr, and only on a terminal
+            session = Session.open(args.ifc, journal_dir=journal, fresh=args.fresh, save_dir=args.save_dir,
+                                   pose_interval_s=0.0, progress=bar)
     except JournalError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pyagent.model import Pose
 from pyagent.paths import PROJECT_ROOT
+from pyagent.progress import TerminalBar
 from pyagent.session import Session
 
 CONVERSATION: list[tuple[str, dict | None]] = [
@@ -72,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-render", action="store_true", help="skip the engine screenshot")
     args = ap.parse_args(argv)
     t = time.perf_counter()
-    session = Session.open(args.ifc)
+    with TerminalBar(Path(args.ifc).name) as bar:
+        session = Session.open(args.ifc, progress=bar)
     b = session.building
     print(f"Loaded {Path(args.ifc).name} in {time.perf_counter() - t:.2f} s: {len(b.products())} elements, "
           f"{len(b.storeys)} storeys, {len(b.spaces())} rooms; glb at {session.glb_path}")

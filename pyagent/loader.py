@@ -12,6 +12,7 @@ from pyagent.ifcfile import IfcLoadError, file_sha256, open_ifc
 from pyagent.ingest import build_building
 from pyagent.model import Building
 from pyagent.paths import cache_dir
+from pyagent.progress import Progress, no_progress
 from pyagent.tessellate import MeshSet, tessellate
 
 CACHE_VERSION = 16
@@ -38,8 +39,9 @@ def _glb_parts(building: Building, meshes: MeshSet) -> list[GlbPart]:
 
 
 def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
-         threads: int | None = None) -> LoadedBuilding:
-    """The building in ``path``; raises ``IfcLoadError`` with a clear message for bad files."""
+         threads: int | None = None, progress: Progress = no_progress) -> LoadedBuilding:
+    """The building in ``path``; raises ``IfcLoadError`` with a clear message for bad files.
+    ``progress(stage, done, total)`` hears about a first load's stages (a cached load has none)."""
     src = Path(path)
     if not src.is_file():
         raise IfcLoadError(f"{src}: no such file")
@@ -53,19 +55,25 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
         meshes = MeshSet.load(m_npz)
         return LoadedBuilding(building, meshes, glb, True, {"total": time.perf_counter() - t0})
     timings: dict[str, float] = {}
+    progress("open", 0, 1)
     model = open_ifc(src)
+    progress("open", 1, 1)
     timings["parse"] = time.perf_counter() - t0
     t = time.perf_counter()
-    meshes, warnings = tessellate(model, threads)
+    meshes, warnings = tessellate(model, threads, progress)
     timings["tessellate"] = time.perf_counter() - t
     t = time.perf_counter()
+    progress("ingest", 0, 1)
     building = build_building(model, meshes, str(src), digest, warnings)
+    progress("ingest", 1, 1)
     timings["ingest"] = time.perf_counter() - t
     t = time.perf_counter()
+    progress("write", 0, 1)
     folder.mkdir(parents=True, exist_ok=True)
     write_glb(_glb_parts(building, meshes), meshes.materials, glb)
     meshes.save(m_npz)
     building_io.save_building(building, b_json)
+    progress("write", 1, 1)
     timings["write"] = time.perf_counter() - t
     timings["total"] = time.perf_counter() - t0
     return LoadedBuilding(building, meshes, glb, False, timings)

@@ -11,6 +11,8 @@ import ifcopenshell
 import ifcopenshell.geom
 import numpy as np
 
+from pyagent.progress import Progress, no_progress
+
 # Classes that never get a body in the scene: voids, annotations, helpers.
 # The hybrid kernel tries the fast CGAL booleans first and falls back to OpenCASCADE: about 4x
 # faster than OpenCASCADE alone on the shipped house, with the same coverage.
@@ -102,8 +104,10 @@ def _style_rgba(style: object) -> tuple[float, float, float, float]:
     return (r, g, b, max(0.05, min(1.0, alpha)))
 
 
-def tessellate(model: ifcopenshell.file, threads: int | None = None) -> tuple[MeshSet, list[str]]:
-    """Tessellate every product with a body. Returns the meshes and warnings for what failed."""
+def tessellate(model: ifcopenshell.file, threads: int | None = None,
+               progress: Progress = no_progress) -> tuple[MeshSet, list[str]]:
+    """Tessellate every product with a body. Returns the meshes and warnings for what failed;
+    ``progress("tessellate", done, total)`` as elements come out of the iterator."""
     products = [p for p in model.by_type("IfcProduct")
                 if not any(p.is_a(c) for c in SKIPPED_CLASSES) and p.Representation is not None]
     warnings: list[str] = []
@@ -117,8 +121,14 @@ def tessellate(model: ifcopenshell.file, threads: int | None = None) -> tuple[Me
     faces_l: list[np.ndarray] = []
     mats_l: list[np.ndarray] = []
     material_index: dict[tuple[float, ...], int] = {}
+    total = len(products)
+    progress("tessellate", 0, total)
     if iterator.initialize():
+        seen = 0
         while True:
+            seen += 1
+            if seen % 25 == 0:
+                progress("tessellate", min(seen, total), total)
             shape = iterator.get()
             geom = shape.geometry
             v = np.asarray(geom.verts, dtype=np.float64).reshape(-1, 3)
@@ -138,6 +148,7 @@ def tessellate(model: ifcopenshell.file, threads: int | None = None) -> tuple[Me
                 mats_l.append(fm.astype(np.int32))
             if not iterator.next():
                 break
+    progress("tessellate", total, total)
     done = set(ids)
     missing = [p for p in products if p.GlobalId not in done]
     if missing:

@@ -687,7 +687,26 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
     started = time.monotonic()
     journal: str | bool | None = None if args.no_journal else (True if args.journal in (None, "default")
                                                                   else args.journal)
-    session = Session.open(args.ifc, journal_dir=journal, fresh=args.fresh, save_dir=args.save_dir)
+    from pyagent.link.loading import LoadingResponder
+    from pyagent.progress import TerminalBar, Throttled, both
+
+    if not args.listen and not _is_loopback_endpoint(endpoint):
+        print(f"error: cannot listen on {endpoint}: not a loopback endpoint; use --listen with --token for "
+              "remote engines", file=sys.stderr)
+        return 2
+    try:  # engines that connect while a first load runs hear how far it got
+        loading: LoadingResponder | None = LoadingResponder(endpoint, args.token)
+    except zmq.ZMQError as exc:
+        print(f"error: cannot listen on {endpoint}: {exc}", file=sys.stderr)
+        return 2
+    assert loading is not None
+    try:
+        with TerminalBar(Path(args.ifc).name) as bar:
+            session = Session.open(args.ifc, journal_dir=journal, fresh=args.fresh, save_dir=args.save_dir,
+                                   progress=both(bar, Throttled(loading.update, Path(args.ifc).name)))
+    finally:
+        loading.close()
+        loading = None
     if journal:
         print(session.restore_report.summary(), file=sys.stderr)
     front = session.front_end()

@@ -1,0 +1,109 @@
+"""While serve loads a building the first time, engines that connect hear how far it got (status
+lines over the link, token respected), then get their welcome from the real link on the same
+endpoint; the loader reports its stages to a progress callback, and the terminal bar stays off
+stdout."""
+
+from __future__ import annotations
+
+import io
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import zmq
+from link_client import LinkClient
+
+from pyagent.link.loading import NOT_AUTHORISED, LoadingResponder
+from pyagent.loader import load
+from pyagent.progress import STAGES, TerminalBar, Throttled
+
+REPO = Path(__file__).resolve().parents[2]
+DUPLEX = REPO / "ifc" / "duplex.ifc"
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_loading_responder_answers_hello_and_sends_each_new_line() -> None:
+    endpoint = f"tcp://127.0.0.1:{_port()}"
+    responder = LoadingResponder(endpoint, token="s3cret")
+    stranger, engine = LinkClient(endpoint), LinkClient(endpoint)
+    try:
+        stranger.send({"type": "hello", "protocol": 2})
+        got = stranger.recv(3000)
+        assert got is not None and got[0] == {"type": "error", "message": NOT_AUTHORISED}
+        engine.send({"type": "hello", "protocol": 2, "token": "s3cret"})
+        got = engine.recv(3000)
+        assert got is not None and got[0]["type"] == "status" and got[0]["text"].startswith("Loading")
+        line = "Loading x.ifc: making the geometry: 50 % (1 of 2)"
+        responder.update(line)
+        got = engine.recv(3000)
+        assert got is not None and got[0] == {"type": "status", "text": line}
+        assert stranger.recv(300) is None  # strangers hear nothing more
+    finally:
+        stranger.close()
+        engine.close()
+        responder.close()
+
+
+def test_a_first_load_reports_every_stage_and_a_cached_load_none(tmp_path: Path) -> None:
+    heard: list[tuple[str, int, int]] = []
+    load(DUPLEX, cache=tmp_path, progress=lambda s, d, t: heard.append((s, d, t)))
+    stages = [s for s, _, _ in heard]
+    assert list(dict.fromkeys(stages)) == list(STAGES)
+    tess = [(d, t) for s, d, t in heard if s == "tessellate"]
+    assert tess[0][0] == 0 and tess[-1][0] == tess[-1][1] > 100 and len(tess) > 3
+    assert all(a[0] <= b[0] for a, b in zip(tess, tess[1:], strict=False))
+    again: list[tuple[str, int, int]] = []
+    assert load(DUPLEX, cache=tmp_path, progress=lambda s, d, t: again.append((s, d, t))).cached
+    assert again == []
+
+
+def test_progress_shows_only_on_a_terminal_and_throttles_lines() -> None:
+    quiet = io.StringIO()
+    with TerminalBar("x.ifc", stream=quiet) as bar:
+        bar("tessellate", 5, 10)
+    assert quiet.getvalue() == ""  # not a terminal: nothing
+    lines: list[str] = []
+    t = Throttled(lines.append, "x.ifc", interval=3600)
+    for i in range(100):
+        t("tessellate", i, 100)
+    t("tessellate", 100, 100)
+    t("ingest", 0, 1)
+    assert lines == ["Loading x.ifc: making the geometry: 0 % (0 of 100)",
+                     "Loading x.ifc: making the geometry: 100 % (100 of 100)", "Loading x.ifc: reading the elements"]
+
+
+def test_serve_tells_engines_how_far_its_first_load_got_then_welcomes_them(tmp_path: Path) -> None:
+    endpoint = f"tcp://127.0.0.1:{_port()}"
+    env = dict(os.environ, PYAGENT_CACHE=str(tmp_path / "cache"))
+    proc = subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(DUPLEX), "--endpoint", endpoint,
+                             "--no-journal", "--no-speech"], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    ctx = zmq.Context()
+    client = LinkClient(endpoint, ctx)
+    statuses: list[str] = []
+    welcomed = False
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not welcomed:
+            client.send({"type": "hello", "protocol": 2})
+            for msg in client.recv_all(400):
+                if msg["type"] == "status":
+                    statuses.append(msg["text"])
+                welcomed |= msg["type"] == "welcome"
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert welcomed
+        assert any(s.startswith("Loading duplex.ifc: making the geometry") for s in statuses), statuses
+    finally:
+        client.close()
+        proc.terminate()
+        out, _ = proc.communicate(timeout=30)
+        ctx.term()
+    assert out.strip().splitlines()[-1].startswith("listening on")  # stdout: the protocol line only
