@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,9 +14,9 @@ from pyagent.ingest import build_building
 from pyagent.model import Building
 from pyagent.paths import cache_dir
 from pyagent.progress import Progress, no_progress
-from pyagent.tessellate import MeshSet, tessellate
+from pyagent.tessellate import MeshSet, concat, tessellate_passes
 
-CACHE_VERSION = 16
+CACHE_VERSION = 17  # 17: two tessellation passes (fast kernel, then hybrid for the rest)
 
 
 @dataclass
@@ -25,6 +26,18 @@ class LoadedBuilding:
     glb_path: Path
     cached: bool
     timings: dict[str, float] = field(default_factory=dict)
+    #: GlobalIds of elements whose geometry is still being made (only in a first view, see ``load``).
+    pending: list[str] = field(default_factory=list)
+
+    @property
+    def loaded_fraction(self) -> float:
+        """Share of the elements with a body that have their geometry (1.0 once fully loaded)."""
+        have = len(self.meshes.ids)
+        return have / (have + len(self.pending)) if have + len(self.pending) else 1.0
+
+
+#: Called with the first view of a building (fast kernel only, ``pending`` not yet in) while the rest loads.
+FirstView = Callable[[LoadedBuilding], None]
 
 
 def _glb_parts(building: Building, meshes: MeshSet) -> list[GlbPart]:
@@ -39,9 +52,13 @@ def _glb_parts(building: Building, meshes: MeshSet) -> list[GlbPart]:
 
 
 def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
-         threads: int | None = None, progress: Progress = no_progress) -> LoadedBuilding:
+         threads: int | None = None, progress: Progress = no_progress,
+         first_view: FirstView | None = None) -> LoadedBuilding:
     """The building in ``path``; raises ``IfcLoadError`` with a clear message for bad files.
-    ``progress(stage, done, total)`` hears about a first load's stages (a cached load has none)."""
+    ``progress(stage, done, total)`` hears about a first load's stages (a cached load has none).
+    ``first_view``, on a first load whose fast pass left elements out, is called with the building as
+    the fast pass has it (every element, the pending ones without geometry; its own glb) before the
+    rest is made; the returned building is the full one. A cached load never calls it."""
     src = Path(path)
     if not src.is_file():
         raise IfcLoadError(f"{src}: no such file")
@@ -60,7 +77,20 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     progress("open", 1, 1)
     timings["parse"] = time.perf_counter() - t0
     t = time.perf_counter()
-    meshes, warnings = tessellate(model, threads, progress)
+    parts: list[MeshSet] = []
+    warnings: list[str] = []
+    for step in tessellate_passes(model, threads, progress):
+        parts.append(step.meshes)
+        warnings = step.warnings
+        if step.pending and first_view is not None and len(parts) == 1:
+            timings["tessellate_fast"] = time.perf_counter() - t
+            first = build_building(model, step.meshes, str(src), digest, [])
+            folder.mkdir(parents=True, exist_ok=True)
+            write_glb(_glb_parts(first, step.meshes), step.meshes.materials, folder / "first.glb")
+            timings["first_view"] = time.perf_counter() - t0
+            first_view(LoadedBuilding(first, step.meshes, folder / "first.glb", False, dict(timings),
+                                      list(step.pending)))
+    meshes = concat(parts)
     timings["tessellate"] = time.perf_counter() - t
     t = time.perf_counter()
     progress("ingest", 0, 1)

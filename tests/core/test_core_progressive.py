@@ -1,0 +1,74 @@
+"""Progressive first load: the fast pass shows a first building, the second pass adds the rest; the
+streamed scene equals a one-shot tessellation with the hybrid kernel (same elements, same boxes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ifcopenshell
+import ifcopenshell.geom
+import numpy as np
+import pytest
+from core_ifc_facts import DUPLEX, FZK, glb_element_nodes
+
+from pyagent.loader import LoadedBuilding, load
+from pyagent.tessellate import GEOMETRY_LIBRARY, SKIPPED_CLASSES
+
+
+def _one_shot_boxes(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Every product's world box from one run of the hybrid kernel over all products."""
+    model = ifcopenshell.open(str(path))
+    products = [p for p in model.by_type("IfcProduct")
+                if not any(p.is_a(c) for c in SKIPPED_CLASSES) and p.Representation is not None]
+    settings = ifcopenshell.geom.settings()
+    settings.set("use-world-coords", True)
+    settings.set("weld-vertices", True)
+    it = ifcopenshell.geom.iterator(settings, model, 1, include=products, geometry_library=GEOMETRY_LIBRARY)
+    boxes: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    assert it.initialize()
+    while True:
+        shape = it.get()
+        v = np.asarray(shape.geometry.verts, dtype=float).reshape(-1, 3)
+        if len(v):
+            boxes[shape.guid] = (v.min(axis=0), v.max(axis=0))
+        if not it.next():
+            break
+    return boxes
+
+
+@pytest.mark.parametrize("path", [FZK, DUPLEX], ids=["fzk", "duplex"])
+def test_streamed_scene_equals_one_shot(path: Path, tmp_path: Path) -> None:
+    firsts: list[LoadedBuilding] = []
+    full = load(path, cache=tmp_path, use_cache=False, first_view=firsts.append)
+    one_shot = _one_shot_boxes(path)
+    # every element of the one-shot scene is in the streamed one, none lost and none added
+    assert set(full.meshes.ids) == set(one_shot)
+    assert len(full.meshes.ids) == len(set(full.meshes.ids))
+    for i, gid in enumerate(full.meshes.ids):
+        v = full.meshes.element(i)[0].astype(float) + full.meshes.origin
+        assert np.allclose(v.min(axis=0), one_shot[gid][0], atol=1e-4), gid
+        assert np.allclose(v.max(axis=0), one_shot[gid][1], atol=1e-4), gid
+    assert full.pending == [] and full.loaded_fraction == 1.0
+    if not firsts:  # the fast pass did everything: nothing to stream
+        return
+    first = firsts[0]
+    assert len(firsts) == 1 and first.pending
+    assert set(first.meshes.ids).isdisjoint(first.pending)
+    assert set(first.meshes.ids) | set(first.pending) == set(full.meshes.ids)
+    assert 0.0 < first.loaded_fraction < 1.0
+    # what the first view shows already has its final box, and only what it has is in its building
+    index = full.meshes.index()
+    for i, gid in enumerate(first.meshes.ids):
+        assert np.allclose(first.meshes.element(i)[0], full.meshes.element(index[gid])[0]), gid
+    assert not any(gid in first.building.elements for gid in first.pending)
+    shown = {gid for gid in first.meshes.ids if first.building.elements[gid].ifc_class != "IfcSpace"}
+    assert set(glb_element_nodes(first.glb_path)) == shown
+    assert set(glb_element_nodes(full.glb_path)) == {
+        gid for gid in full.meshes.ids if full.building.elements[gid].ifc_class != "IfcSpace"}
+
+
+def test_cached_load_has_no_first_view(tmp_path: Path) -> None:
+    load(FZK, cache=tmp_path, use_cache=False)
+    calls: list[LoadedBuilding] = []
+    again = load(FZK, cache=tmp_path, first_view=calls.append)
+    assert again.cached and calls == []
