@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from pyagent import load_bench
 from pyagent.actions.selectors import Context, Resolver
 from pyagent.loader import LoadedBuilding, load
 from pyagent.model import Building, Pose
@@ -244,7 +245,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="bench only files whose name contains this")
     parser.add_argument("--profile", action="store_true", help="cProfile the queries on the largest building")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
+    parser.add_argument("--no-load", action="store_true", help="skip the first-load table (cold loads vs web-ifc)")
+    parser.add_argument("--load-only", action="store_true", help="only the first-load table")
+    parser.add_argument("--install-web-ifc", action="store_true", help="install web-ifc into .cache/web-ifc first")
     args = parser.parse_args(argv)
+    if args.install_web_ifc:
+        load_bench.install_web_ifc()
+    if not args.no_load:
+        load_figs = []
+        for path in load_bench.files():
+            if args.only and args.only.lower() not in path.name.lower():
+                continue
+            print(f"first load of {path.name} ...", flush=True)
+            load_figs.append(load_bench.measure(path))
+        print()
+        print(load_bench.format_table(load_figs))
+        print()
+        print("First-load targets (issue 11):")
+        for line in load_bench.check_targets(load_figs):
+            print("  " + line)
+        print()
+        if args.load_only:
+            return 0
     n_poses = args.poses or (60 if args.quick else 300)
     repeat = 3
 

@@ -1,0 +1,128 @@
+"""First-load benchmark: for each shipped file and the large real Tekla file, a cold load (no cache) in a
+child process: time to first view (the fast kernel's pass), time to full load, the child's peak
+memory and the glb's size, against web-ifc's open + StreamAllMeshes of the same file measured in the
+same run (node and web-ifc installed into ``.cache/web-ifc`` with ``--install-web-ifc``; the column is
+skipped with a note otherwise)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from pyagent.paths import PROJECT_ROOT, cache_dir
+
+WEB_IFC_VERSION = "0.0.78"
+REAL_FILES = ("tekla_CO-ST-01.ifc",)
+TARGET_RATIO = 2.0  # full load <= 2x web-ifc
+TARGET_FIRST_VIEW_S = 1.0  # for the shipped files
+TARGET_BIG_S, TARGET_BIG_MB = 20.0, 300.0
+
+_CHILD = """
+import json, resource, sys, tempfile, time
+from pathlib import Path
+from pyagent.loader import load
+firsts = []
+with tempfile.TemporaryDirectory(prefix="pyagent-loadbench-") as tmp:
+    t = time.perf_counter()
+    lb = load(sys.argv[1], cache=Path(tmp), use_cache=False,
+              first_view=lambda f: firsts.append(time.perf_counter() - t))
+    total = time.perf_counter() - t
+    glb = lb.glb_path.stat().st_size
+print(json.dumps({"first_view_s": firsts[0] if firsts else total, "full_s": total, "glb_mb": glb / 2**20,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "elements": len(lb.building.products())}))
+"""
+
+
+@dataclass
+class LoadFigures:
+    name: str
+    elements: int
+    first_view_s: float
+    full_s: float
+    peak_mb: float
+    glb_mb: float
+    web_ifc_s: float | None
+
+
+def web_ifc_dir() -> Path:
+    return cache_dir() / "web-ifc" / "node_modules" / "web-ifc"
+
+
+def web_ifc_note() -> str | None:
+    """Why web-ifc cannot be measured here, or None when it can."""
+    if shutil.which("node") is None:
+        return "node is not installed: web-ifc column skipped"
+    if not (web_ifc_dir() / "web-ifc-api-node.js").is_file():
+        return "web-ifc is not installed (python -m pyagent bench --install-web-ifc): column skipped"
+    return None
+
+
+def install_web_ifc() -> None:
+    """``npm install`` the pinned web-ifc into ``.cache/web-ifc`` (a benchmark-only tool)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        raise RuntimeError("npm is not installed: cannot install web-ifc")
+    subprocess.run([npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(cache_dir() / "web-ifc"),
+                    f"web-ifc@{WEB_IFC_VERSION}"], check=True, timeout=600)
+
+
+def files() -> list[Path]:
+    from pyagent.language.evaluate import real_dir
+
+    out = [PROJECT_ROOT / "ifc" / n for n in ("AC20-FZK-Haus.ifc", "duplex.ifc", "MiniProject.ifc")]
+    real = real_dir()
+    if real is not None:
+        out += [real / n for n in REAL_FILES if (real / n).is_file()]
+    return out
+
+
+def measure(path: Path, timeout_s: float = 900.0) -> LoadFigures:
+    got = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True, check=True,
+                         timeout=timeout_s, cwd=PROJECT_ROOT)
+    d = json.loads(got.stdout.strip().splitlines()[-1])
+    web: float | None = None
+    node = shutil.which("node")
+    if web_ifc_note() is None and node is not None:
+        w = subprocess.run([node, str(Path(__file__).with_name("webifc_mesh.js")), str(web_ifc_dir()), str(path)],
+                           capture_output=True, text=True, check=True, timeout=timeout_s)
+        web = float(json.loads(w.stdout.strip().splitlines()[-1])["open_mesh_s"])
+    return LoadFigures(path.name, int(d["elements"]), float(d["first_view_s"]), float(d["full_s"]),
+                       float(d["peak_mb"]), float(d["glb_mb"]), web)
+
+
+def format_table(figs: list[LoadFigures]) -> str:
+    head = (f"{'file':<26} {'elements':>8} {'first view s':>12} {'full s':>8} {'peak MB':>8} {'glb MB':>7} "
+            f"{'web-ifc s':>9} {'full/web-ifc':>12}")
+    lines = ["First load (cold, no cache; each in its own process)", head, "-" * len(head)]
+    for f in figs:
+        web = f"{f.web_ifc_s:9.2f}" if f.web_ifc_s is not None else f"{'-':>9}"
+        ratio = f"{f.full_s / f.web_ifc_s:11.1f}x" if f.web_ifc_s else f"{'-':>12}"
+        lines.append(f"{f.name:<26} {f.elements:>8} {f.first_view_s:12.2f} {f.full_s:8.2f} {f.peak_mb:8.0f} "
+                     f"{f.glb_mb:7.1f} {web} {ratio}")
+    note = web_ifc_note()
+    if note:
+        lines.append(note)
+    return "\n".join(lines)
+
+
+def check_targets(figs: list[LoadFigures]) -> list[str]:
+    out = []
+    shipped = {"AC20-FZK-Haus.ifc", "duplex.ifc", "MiniProject.ifc"}
+    for f in figs:
+        if f.web_ifc_s:
+            r = f.full_s / f.web_ifc_s
+            out.append(f"{'ok  ' if r <= TARGET_RATIO else 'MISS'} {f.name}: full load {r:.1f}x web-ifc "
+                       f"(target <= {TARGET_RATIO:g}x)")
+        if f.name in shipped:
+            out.append(f"{'ok  ' if f.first_view_s <= TARGET_FIRST_VIEW_S else 'MISS'} {f.name}: first view "
+                       f"{f.first_view_s:.2f} s (target <= {TARGET_FIRST_VIEW_S:g} s)")
+        else:
+            ok = f.full_s <= TARGET_BIG_S and f.peak_mb <= TARGET_BIG_MB
+            out.append(f"{'ok  ' if ok else 'MISS'} {f.name}: full load {f.full_s:.1f} s, peak {f.peak_mb:.0f} MB "
+                       f"(target <= {TARGET_BIG_S:g} s and <= {TARGET_BIG_MB:g} MB)")
+    return out
