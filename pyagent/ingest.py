@@ -54,12 +54,27 @@ def _whole_classes(model: ifcopenshell.file, elements: dict[str, Element]) -> No
                 el.whole_class, el.whole = whole.is_a(), whole.GlobalId
 
 
-def _placement_axes(product: Any) -> np.ndarray:
-    """The product's world placement as a 4x4 matrix (identity when it has none)."""
+def _world_placement(placement: Any, memo: dict[int, np.ndarray]) -> np.ndarray:
+    """``ifcopenshell.util.placement.get_local_placement`` with each placement computed once: the
+    storeys' and buildings' placements are shared by thousands of elements."""
+    key = placement.id()
+    got = memo.get(key)
+    if got is None:
+        rel_to = placement.PlacementRelTo
+        parent = np.eye(4) if rel_to is None else _world_placement(rel_to, memo)
+        got = memo[key] = parent @ np.asarray(upl.get_axis2placement(placement.RelativePlacement), dtype=float)
+    return got
+
+
+def _placement_axes(product: Any, memo: dict[int, np.ndarray] | None = None) -> np.ndarray:
+    """The product's world placement as a 4x4 matrix (identity when it has none); ``memo`` keeps the
+    placements already computed, by entity id."""
     placement = getattr(product, "ObjectPlacement", None)
     if placement is None:
         return np.eye(4)
     try:
+        if memo is not None and placement.is_a("IfcLocalPlacement"):
+            return _world_placement(placement, memo).copy()
         return np.asarray(upl.get_local_placement(placement), dtype=float)
     except (RuntimeError, TypeError, AttributeError, ValueError):
         return np.eye(4)
@@ -317,6 +332,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     elements: dict[str, Element] = {}
     axes_by_id: dict[str, np.ndarray] = {}
     off = _switched_off(model)
+    placements: dict[int, np.ndarray] = {}
 
     for product in model.by_type("IfcProduct"):
         cls = product.is_a()
@@ -330,7 +346,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         mi = mesh_index.get(gid)
         if mi is None and not spatial:
             continue  # no body: not part of the scene (its parts answer to its class: _whole_classes)
-        axes = _placement_axes(product)
+        axes = _placement_axes(product, placements)
         axes_by_id[gid] = axes
         el = Element(
             id=gid, ifc_class=cls, name=_text(product.Name), long_name=_text(getattr(product, "LongName", None)),
