@@ -108,10 +108,36 @@ def _spatial_parent(product: Any) -> Any | None:
     return None
 
 
-def _flat_properties(product: Any) -> dict[str, Any]:
+def _definition(definition: Any, memo: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """The properties of one property set or quantity set, read once however many elements share it."""
+    key = definition.id()
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = uel.get_property_definition(definition)
+    return got
+
+
+def _psets(product: Any, type_obj: Any | None, memo: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """``ifcopenshell.util.element.get_psets`` (the type's sets, then the occurrence's over them) with
+    every set read once (``memo`` by entity id): types and their sets are shared by many elements."""
+    psets: dict[str, dict[str, Any]] = {}
+    for definition in (getattr(type_obj, "HasPropertySets", None) or ()) if type_obj is not None else ():
+        psets.setdefault(definition.Name, {}).update(_definition(definition, memo))
+    for rel in getattr(product, "IsDefinedBy", None) or ():
+        if not rel.is_a("IfcRelDefinesByProperties"):
+            continue
+        relating = rel.RelatingPropertyDefinition
+        defs = relating.wrappedValue if relating.is_a("IfcPropertySetDefinitionSet") else (relating,)
+        for definition in defs:
+            psets.setdefault(definition.Name, {}).update(_definition(definition, memo))
+    return psets
+
+
+def _flat_properties(product: Any, type_obj: Any | None = None,
+                     memo: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
     props: dict[str, Any] = {}
     try:
-        psets = uel.get_psets(product)
+        psets = uel.get_psets(product) if memo is None else _psets(product, type_obj, memo)
     except (RuntimeError, AttributeError, TypeError):
         return props
     for pset, values in psets.items():
@@ -333,6 +359,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     axes_by_id: dict[str, np.ndarray] = {}
     off = _switched_off(model)
     placements: dict[int, np.ndarray] = {}
+    psets_memo: dict[int, dict[str, Any]] = {}
 
     for product in model.by_type("IfcProduct"):
         cls = product.is_a()
@@ -373,7 +400,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
                 el.quantities["volume"] = volume
         else:
             el.bbox_min = el.bbox_max = axes[:3, 3] * scale - meshes.origin
-        el.properties = _flat_properties(product)
+        el.properties = _flat_properties(product, type_obj, psets_memo)
         predefined = getattr(product, "PredefinedType", None)
         if isinstance(predefined, str) and predefined not in ("NOTDEFINED", "USERDEFINED"):
             el.properties["PredefinedType"] = predefined
