@@ -14,7 +14,7 @@ from pyagent.actions import places
 from pyagent.actions.executor import ExecResult, Executor
 from pyagent.actions.state import SceneState
 from pyagent.link.protocol import MAX_TEXT_CHARS
-from pyagent.loader import LoadedBuilding, load
+from pyagent.loader import FirstView, LoadedBuilding, load
 from pyagent.model import Building, Pose
 from pyagent.persistence import DEFAULT_POSE_INTERVAL_S, Persistence, RestoreReport, default_journal_dir
 from pyagent.progress import Progress, no_progress
@@ -59,13 +59,15 @@ class Session:
     @classmethod
     def open(cls, path: str | Path, cache: Path | None = None, use_cache: bool = True,
              journal_dir: str | Path | bool | None = None, fresh: bool = False, save_dir: str | Path | None = None,
-             pose_interval_s: float = DEFAULT_POSE_INTERVAL_S, progress: Progress = no_progress) -> Session:
+             pose_interval_s: float = DEFAULT_POSE_INTERVAL_S, progress: Progress = no_progress,
+             first_view: FirstView | None = None) -> Session:
         """Open a building. ``journal_dir``: None/False for no journal, True for the default folder
         (``.cache/sessions/<file sha>/``), or a folder; an existing journal there is replayed, so the
         session continues exactly where it was (``fresh`` keeps the old journal aside and starts anew).
         ``save_dir``: where ``save`` writes revisions (default: next to the source file).
-        ``progress(stage, done, total)`` hears about a first load's stages (``pyagent.progress``)."""
-        loaded = load(path, cache=cache, use_cache=use_cache, progress=progress)
+        ``progress(stage, done, total)`` hears about a first load's stages (``pyagent.progress``);
+        ``first_view`` gets the fast pass's building and glb on a first load (``pyagent.loader.load``)."""
+        loaded = load(path, cache=cache, use_cache=use_cache, progress=progress, first_view=first_view)
         graph = build_scene_graph(loaded.building, loaded.meshes)
         spatial = SpatialIndex.build(loaded.building, loaded.meshes)
         session = cls(loaded, graph, spatial)

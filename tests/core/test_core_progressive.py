@@ -72,3 +72,13 @@ def test_cached_load_has_no_first_view(tmp_path: Path) -> None:
     calls: list[LoadedBuilding] = []
     again = load(FZK, cache=tmp_path, first_view=calls.append)
     assert again.cached and calls == []
+
+
+def test_session_open_hands_over_the_first_view(tmp_path: Path) -> None:
+    from pyagent.session import Session
+
+    firsts: list[LoadedBuilding] = []
+    session = Session.open(DUPLEX, cache=tmp_path, use_cache=False, first_view=firsts.append)
+    assert len(firsts) == 1 and firsts[0].glb_path.is_file() and firsts[0].glb_path != session.glb_path
+    assert set(firsts[0].pending) <= set(session.building.elements)
+    assert len(session.loaded.meshes.ids) == len(firsts[0].meshes.ids) + len(firsts[0].pending)
