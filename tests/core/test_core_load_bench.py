@@ -1,0 +1,24 @@
+"""The first-load benchmark's pieces on a real file (no timing is asserted: figures are for people)."""
+
+from __future__ import annotations
+
+from core_ifc_facts import FZK
+
+from pyagent import load_bench
+
+
+def test_measure_reports_a_first_view_before_the_full_load() -> None:
+    f = load_bench.measure(FZK)
+    assert f.name == FZK.name and f.elements > 0
+    assert 0.0 < f.first_view_s <= f.full_s and f.peak_mb > 0.0 and f.glb_mb > 0.0
+    assert (f.web_ifc_s is None) == (load_bench.web_ifc_note() is not None)
+    table = load_bench.format_table([f])
+    assert FZK.name in table and ("web-ifc" in table)
+    lines = load_bench.check_targets([f])
+    assert any("first view" in line for line in lines)
+
+
+def test_files_are_the_shipped_ones_first() -> None:
+    names = [p.name for p in load_bench.files()]
+    assert names[:3] == ["AC20-FZK-Haus.ifc", "duplex.ifc", "MiniProject.ifc"]
+    assert all(p.is_file() for p in load_bench.files())
