@@ -103,3 +103,21 @@ def test_notes_are_exported_in_the_files_frame(far_house: tuple[Path, Session], 
         xml = next(z.read(n).decode() for n in z.namelist() if n.endswith(".bcfv"))
     x, y = (float(v) for v in re.findall(r"<CameraViewPoint>\s*<X>([^<]+)</X>\s*<Y>([^<]+)</Y>", xml)[0])
     assert abs(x - (here[0] + s.building.origin[0])) < 1e-3 and abs(y - (here[1] + s.building.origin[1])) < 1e-3
+
+
+def test_storeys_rooms_and_the_site_are_those_of_the_unshifted_file(far_house: tuple[Path, Session],
+                                                                       fzk: Loaded) -> None:
+    _, s = far_house
+    near = fzk.session()
+    assert [(t.name, round(t.elevation, 6)) for t in s.building.storeys] == \
+        [(t.name, round(t.elevation, 6)) for t in near.building.storeys]
+    assert s.building.ground_storey == near.building.ground_storey
+    assert s.building.site == near.building.site  # the georeference as the file states it, kept apart
+    offset = SHIFT - np.asarray(s.building.origin)
+    rooms = near.building.spaces()
+    assert rooms
+    for room in rooms:
+        here = near.building.elements[room.id].centre
+        assert near.executor.graph.room_at(here) == room.id
+        assert s.executor.graph.room_at(here + offset) == room.id
+        assert np.allclose(s.building.elements[room.id].centre, here + offset, atol=1e-3)
