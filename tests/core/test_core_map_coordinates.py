@@ -121,3 +121,28 @@ def test_storeys_rooms_and_the_site_are_those_of_the_unshifted_file(far_house: t
         assert near.executor.graph.room_at(here) == room.id
         assert s.executor.graph.room_at(here + offset) == room.id
         assert np.allclose(s.building.elements[room.id].centre, here + offset, atol=1e-3)
+
+
+def test_a_saved_revision_moves_in_the_files_frame(far_house: tuple[Path, Session]) -> None:
+    """A door moved 1 m east, turned about itself and saved is 1 m east of where it was at map
+    coordinates: the turn is about its centre in the file's frame, not about a point 4.5 million
+    metres away."""
+    path, _ = far_house
+    s = Session.open(path, cache=path.parent / "cache", journal_dir=False)
+    try:
+        door = next(e for e in s.building.elements.values() if e.ifc_class == "IfcDoor" and e.has_geometry)
+        before = door.centre + np.asarray(s.building.origin)
+        r = s.do({"steps": [{"op": "move", "target": {"ids": [door.id]}, "delta": [1.0, 0.0, 0.0]},
+                            {"op": "rotate", "target": {"ids": [door.id]}, "degrees": 90}]})
+        assert r.ok, r.answer
+        assert s.say("save").ok
+        saved = s.persistence.last_save.path
+    finally:
+        s.close()
+    again = Session.open(saved, cache=path.parent / "cache", journal_dir=False)
+    try:
+        moved = again.building.elements[door.id]
+        after = moved.centre + np.asarray(again.building.origin)
+        assert np.allclose(after - before, [1.0, 0.0, 0.0], atol=2e-3), after - before
+    finally:
+        again.close()
