@@ -14,16 +14,16 @@ from pyagent.ifcfile import IfcLoadError
 PROTOCOL_COMMANDS = ("load", "script", "query", "serve")
 
 
-def _open(path: str):  # noqa: ANN202 - returns Session, imported lazily to keep --help fast
+def _open(path: str, quiet: bool = False):  # noqa: ANN202 - returns Session, imported lazily (fast --help)
     from pyagent.progress import TerminalBar
     from pyagent.session import Session
 
-    with TerminalBar(Path(path).name) as bar:
+    with TerminalBar(Path(path).name, quiet=quiet) as bar:
         return Session.open(path, progress=bar)
 
 
 def cmd_load(args: argparse.Namespace) -> int:
-    session = _open(args.file)
+    session = _open(args.file, args.quiet)
     b = session.building
     lb = session.loaded
     print(f"{Path(args.file).name}: {b.schema}, project '{b.project_name}', "
@@ -55,7 +55,7 @@ def cmd_script(args: argparse.Namespace) -> int:
     journal = True if args.journal == "default" else args.journal
     try:
         # Every acknowledged line is on disk: poses too (interval 0), not only changes.
-        with TerminalBar(Path(args.ifc).name) as bar:  # stderr, and only on a terminal
+        with TerminalBar(Path(args.ifc).name, quiet=args.quiet) as bar:  # stderr, only on a terminal
             session = Session.open(args.ifc, journal_dir=journal, fresh=args.fresh, save_dir=args.save_dir,
                                    pose_interval_s=0.0, progress=bar)
     except JournalError as exc:
@@ -78,7 +78,7 @@ def cmd_query(args: argparse.Namespace) -> int:
     except (OSError, json.JSONDecodeError) as exc:
         print(f"error: cannot read program {args.program}: {exc}", file=sys.stderr)
         return 2
-    session = _open(args.ifc)
+    session = _open(args.ifc, args.quiet)
     if args.pose:
         from pyagent.model import Pose
 
@@ -178,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_gen)
     for name in delegated:
         sub.add_parser(name, help=f"see python -m pyagent {name} --help")
+    for name in ("load", "script", "query"):
+        sub.choices[name].add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

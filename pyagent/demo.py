@@ -71,9 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pyagent demo")
     ap.add_argument("ifc", nargs="?", default=str(PROJECT_ROOT / "ifc" / "AC20-FZK-Haus.ifc"))
     ap.add_argument("--no-render", action="store_true", help="skip the engine screenshot")
+    ap.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr")
     args = ap.parse_args(argv)
     t = time.perf_counter()
-    with TerminalBar(Path(args.ifc).name) as bar:
+    with TerminalBar(Path(args.ifc).name, quiet=args.quiet) as bar:
         session = Session.open(args.ifc, progress=bar)
     b = session.building
     print(f"Loaded {Path(args.ifc).name} in {time.perf_counter() - t:.2f} s: {len(b.products())} elements, "

@@ -106,10 +106,12 @@ class Session:
             lo = np.min([e.bbox_min for e in ground], axis=0)
             hi = np.max([e.bbox_max for e in ground], axis=0)
             c = (lo + hi) / 2.0
-            level = storey.elevation if storey else float(lo[2])
+            # A storey whose level lies below all its bodies (a structure raised on nothing the file
+            # has) is stood on where its geometry begins, not in the air under it.
+            level = max(storey.elevation, float(lo[2])) if storey else float(lo[2])
             c[2] = level + 0.5
             floor = places.floor_z(self.executor, c)
-            c[2] = (floor if floor is not None else level) + 1.6
+            c[2] = (floor if floor is not None and floor >= lo[2] else level) + 1.6
             return Pose(c, 0.0, 0.0)
         return Pose()
 

@@ -646,6 +646,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mcp-token", metavar="SECRET", default=os.environ.get("PYAGENT_MCP_TOKEN"),
                    help="bearer token MCP clients must send (required beyond loopback; default $PYAGENT_MCP_TOKEN)")
     p.add_argument("-v", "--verbose", action="store_true")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar on stderr (engines still hear it)")
     return p
 
 
@@ -701,7 +702,7 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
         return 2
     assert loading is not None
     try:
-        with TerminalBar(Path(args.ifc).name) as bar:
+        with TerminalBar(Path(args.ifc).name, quiet=args.quiet) as bar:
             session = Session.open(args.ifc, journal_dir=journal, fresh=args.fresh, save_dir=args.save_dir,
                                    progress=both(bar, Throttled(loading.update, Path(args.ifc).name)))
     finally:

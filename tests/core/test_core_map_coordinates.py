@@ -103,3 +103,46 @@ def test_notes_are_exported_in_the_files_frame(far_house: tuple[Path, Session], 
         xml = next(z.read(n).decode() for n in z.namelist() if n.endswith(".bcfv"))
     x, y = (float(v) for v in re.findall(r"<CameraViewPoint>\s*<X>([^<]+)</X>\s*<Y>([^<]+)</Y>", xml)[0])
     assert abs(x - (here[0] + s.building.origin[0])) < 1e-3 and abs(y - (here[1] + s.building.origin[1])) < 1e-3
+
+
+def test_storeys_rooms_and_the_site_are_those_of_the_unshifted_file(far_house: tuple[Path, Session],
+                                                                       fzk: Loaded) -> None:
+    _, s = far_house
+    near = fzk.session()
+    assert [(t.name, round(t.elevation, 6)) for t in s.building.storeys] == \
+        [(t.name, round(t.elevation, 6)) for t in near.building.storeys]
+    assert s.building.ground_storey == near.building.ground_storey
+    assert s.building.site == near.building.site  # the georeference as the file states it, kept apart
+    offset = SHIFT - np.asarray(s.building.origin)
+    rooms = near.building.spaces()
+    assert rooms
+    for room in rooms:
+        here = near.building.elements[room.id].centre
+        assert near.executor.graph.room_at(here) == room.id
+        assert s.executor.graph.room_at(here + offset) == room.id
+        assert np.allclose(s.building.elements[room.id].centre, here + offset, atol=1e-3)
+
+
+def test_a_saved_revision_moves_in_the_files_frame(far_house: tuple[Path, Session]) -> None:
+    """A door moved 1 m east, turned about itself and saved is 1 m east of where it was at map
+    coordinates: the turn is about its centre in the file's frame, not about a point 4.5 million
+    metres away."""
+    path, _ = far_house
+    s = Session.open(path, cache=path.parent / "cache", journal_dir=False)
+    try:
+        door = next(e for e in s.building.elements.values() if e.ifc_class == "IfcDoor" and e.has_geometry)
+        before = door.centre + np.asarray(s.building.origin)
+        r = s.do({"steps": [{"op": "move", "target": {"ids": [door.id]}, "delta": [1.0, 0.0, 0.0]},
+                            {"op": "rotate", "target": {"ids": [door.id]}, "degrees": 90}]})
+        assert r.ok, r.answer
+        assert s.say("save").ok
+        saved = s.persistence.last_save.path
+    finally:
+        s.close()
+    again = Session.open(saved, cache=path.parent / "cache", journal_dir=False)
+    try:
+        moved = again.building.elements[door.id]
+        after = moved.centre + np.asarray(again.building.origin)
+        assert np.allclose(after - before, [1.0, 0.0, 0.0], atol=2e-3), after - before
+    finally:
+        again.close()

@@ -107,3 +107,27 @@ def test_serve_tells_engines_how_far_its_first_load_got_then_welcomes_them(tmp_p
         out, _ = proc.communicate(timeout=30)
         ctx.term()
     assert out.strip().splitlines()[-1].startswith("listening on")  # stdout: the protocol line only
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_terminal_sees_the_bar_unless_quiet() -> None:
+    shown, quiet = _Terminal(), _Terminal()
+    with TerminalBar("x.ifc", stream=shown) as bar:
+        bar("tessellate", 5, 10)
+        bar("ingest", 0, 1)
+    with TerminalBar("x.ifc", stream=quiet, quiet=True) as bar:
+        bar("tessellate", 5, 10)
+    assert "x.ifc: making the geometry" in shown.getvalue() and "x.ifc: reading the elements" in shown.getvalue()
+    assert quiet.getvalue() == ""
+
+
+def test_load_takes_quiet_and_keeps_stdout_its_own(tmp_path: Path) -> None:
+    env = dict(os.environ, PYAGENT_CACHE=str(tmp_path / "cache"))
+    proc = subprocess.run([sys.executable, "-m", "pyagent", "load", "--quiet", str(DUPLEX)], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.startswith("duplex.ifc: ") and "making the geometry" not in proc.stdout + proc.stderr
