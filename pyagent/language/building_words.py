@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+from rapidfuzz import fuzz, process
 
 _DATA = Path(__file__).parent / "data"
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -65,6 +66,18 @@ class BuildingWords:
             other = _TRANSLATIONS.get(word)
             if other:
                 self.words.setdefault(other, set()).add(f"glossary:{word}")
+
+
+def unknown_word_reply(word: str, vocab: BuildingWords, limit: int = 3) -> str | None:
+    """None when ``word`` is in the building; else a reply naming the closest words it has."""
+    key = _fold(word)
+    if key in vocab.words:
+        return None
+    matches = process.extract(key, list(vocab.words), scorer=fuzz.WRatio, limit=limit)
+    if not matches:
+        return f"There is no '{word}' here."
+    closest = ", ".join(f"{name}?" for name, _score, _index in matches)
+    return f"There is no '{word}' here; the closest are: {closest}"
 
 
 def building_words(path: Path) -> BuildingWords:
