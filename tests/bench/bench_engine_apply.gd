@@ -20,6 +20,7 @@ func _run() -> void:
 	var batch: int = int(args.get("batch", "1000"))
 	var rounds: int = int(args.get("rounds", "40"))
 	building = BimVoiceBuildingModel.new()
+	building.batched = not args.has("no-batches")
 	root.add_child(building)
 	if building.load_file(args.get("glb", "")) != OK:
 		printerr("cannot load the benchmark building")

@@ -1,6 +1,7 @@
 """Benchmark: applying a 1,000-element change batch in the engine vs plain property loops.
 
     .venv/bin/python tests/bench/bench_engine_apply.py [--elements 2000] [--batch 1000] [--display]
+        [--no-batches]
 
 Writes a building glb of small boxes, runs tests/bench/bench_engine_apply.gd in Godot (headless,
 or with ``--display`` under Xvfb with the OpenGL renderer, so material and visibility changes
@@ -29,6 +30,8 @@ def main() -> int:
     ap.add_argument("--batch", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--display", action="store_true", help="render with OpenGL under Xvfb")
+    ap.add_argument("--no-batches", action="store_true",
+                    help="draw one object per element (the building's default is merged batches)")
     ns = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         glb = write_glb(Path(tmp) / "bench.glb", grid_boxes(ns.elements))
@@ -36,6 +39,8 @@ def main() -> int:
         args = [*args, "--rendering-driver", "opengl3"] if ns.display else ["--headless", *args]
         args += ["-s", "res://tests/bench/bench_engine_apply.gd", "--", "--glb", str(glb),
                  "--batch", str(ns.batch), "--rounds", str(ns.rounds), "--no-agent"]
+        if ns.no_batches:
+            args.append("--no-batches")
         proc = run_godot(args, display=ns.display, cwd=REPO, capture=True, timeout=900)
     lines = [ln for ln in proc.stdout.splitlines() if not ln.startswith("Godot Engine")]
     print("\n".join(lines))

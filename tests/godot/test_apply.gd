@@ -21,16 +21,22 @@ func run_test() -> void:
 	check_eq(building.load_file(args["glb"]), OK, "load")
 	applier = BimVoiceChangeApplier.new(building, null, BimVoicePropLibrary.new(args["props-dir"]))
 	applier.pose_changed.connect(func(p: Dictionary) -> void: poses_seen.append(p))
-	test_hide_show()
-	test_colors()
-	test_transform()
-	test_delete()
-	test_props()
-	test_selection()
-	test_pose()
-	test_refusals()
-	test_unknown_and_reload()
-	test_full_state()
+	check(building.batches != null, "the building is drawn in batches")
+	for test: Callable in [
+		test_hide_show,
+		test_colors,
+		test_transform,
+		test_delete,
+		test_props,
+		test_selection,
+		test_batches,
+		test_pose,
+		test_refusals,
+		test_unknown_and_reload,
+		test_full_state,
+	]:
+		test.call()
+		_batches_agree(test.get_method())
 	var file: FileAccess = FileAccess.open(args["dump"], FileAccess.WRITE)
 	file.store_string(JSON.stringify(dumped))
 	file.close()
@@ -91,7 +97,7 @@ func painted(e: BimVoiceBuildingElement) -> Material:
 	return e.surface_meshes[0].get_surface_override_material(e.surface_index[0])
 
 
-func override_color(e: BimVoiceBuildingElement) -> Color:
+func _override_color(e: BimVoiceBuildingElement) -> Color:
 	var m: StandardMaterial3D = painted(e) as StandardMaterial3D
 	return m.albedo_color if m != null else Color(-1, -1, -1, -1)
 
@@ -138,7 +144,7 @@ func test_hide_show() -> void:
 		}
 	)
 	check(not el("door").node.visible and el("wall").node.visible, "groups applied in order")
-	check_near(override_color(el("wall")), Color(0, 0, 1, 1), 0.002, "the later group painted")
+	check_near(_override_color(el("wall")), Color(0, 0, 1, 1), 0.002, "the later group painted")
 	check_eq(applier.current_state()["hidden"], [door], "mirror: the later group wins")
 	check_eq(applier.current_state()["colors"].keys(), [wall], "mirror: the later colour")
 	apply(delta({door: change(), wall: change()}))
@@ -162,7 +168,7 @@ func test_colors() -> void:
 		)
 	)
 	check_eq(report.colored, 3, "three painted")
-	check_near(override_color(el("wall")), Color(1, 0, 0, 1), 0.002, "wall red")
+	check_near(_override_color(el("wall")), Color(1, 0, 0, 1), 0.002, "wall red")
 	var red: StandardMaterial3D = painted(el("wall"))
 	check_eq(red.transparency, BaseMaterial3D.TRANSPARENCY_DISABLED, "opaque colour is opaque")
 	check(painted(el("wall2")) == red, "same colour shares one material")
@@ -186,7 +192,7 @@ func test_colors() -> void:
 	)
 	check_eq(painted_glass.transparency, BaseMaterial3D.TRANSPARENCY_ALPHA, "painted glass blends")
 	apply(delta({window: change(false, false, [1.0, 0.0, 0.0, 0.5])}))
-	check_near(override_color(el("window")).a, 0.2, 0.002, "transparency on glass multiplies")
+	check_near(_override_color(el("window")).a, 0.2, 0.002, "transparency on glass multiplies")
 	apply(delta({window: change()}))
 	check(painted(el("window")) == el("window").base_surface_materials[0], "glass restored exactly")
 
@@ -310,6 +316,89 @@ func test_selection() -> void:
 	applier.selection_changed.disconnect(on_change)
 
 
+## The batches draw what the element nodes say: each element either lifted out to its own meshes
+## (which then draw) or batched with its own meshes off, and then hidden, painted and moved in the
+## batch state exactly as its node is.
+func _batches_agree(where: String) -> void:
+	var batches: BimVoiceBuildingBatches = building.batches
+	if batches == null:
+		return
+	for gid: String in building.element_ids():
+		var e: BimVoiceBuildingElement = building.get_element(gid)
+		var k: int = building.index[gid]
+		var what: String = "%s: %s" % [where, gid]
+		if batches.is_lifted(k):
+			check_eq(batches.mode_of(k), BimVoiceBuildingBatches.MODE_HIDDEN, what + " lifted")
+			check(e.meshes[0].layers != 0, what + " lifted: own mesh drawn")
+			continue
+		check_eq(e.meshes[0].layers, 0, what + " batched: own mesh not drawn")
+		var mode: int = batches.mode_of(k)
+		if not e.node.visible:
+			check_eq(mode, BimVoiceBuildingBatches.MODE_HIDDEN, what + " hidden in the batch")
+			continue
+		var paint: StandardMaterial3D = painted(e) as StandardMaterial3D
+		var is_painted: bool = paint != null and paint != e.base_surface_materials[0]
+		check_eq(mode & 3, 2 if is_painted else 1, what + " painted or not in the batch")
+		if is_painted:
+			check_near(batches.color_of(k), paint.albedo_color, 0.003, what + " batch colour")
+		var moved: bool = e.node.transform != e.base_transform
+		check_eq(mode & BimVoiceBuildingBatches.MODE_MOVED != 0, moved, what + " moved or not")
+		var motion: Array = batches.motion_of(k)
+		var about: Transform3D = Transform3D(
+			motion[0], e.centre + motion[1] - (motion[0] as Basis) * e.centre
+		)
+		check_near(
+			(about * e.parent_global * e.base_transform).origin,
+			e.current_transform().origin,
+			1e-4,
+			what + " batch motion"
+		)
+
+
+## What only the element's own meshes can draw lifts it out of the batches, and it goes back
+## when that ends: a see-through colour, a selection; an opaque colour and a move stay batched.
+func test_batches() -> void:
+	var batches: BimVoiceBuildingBatches = building.batches
+	var wall: String = ids["wall"]
+	var column: String = ids["column"]
+	var door: String = ids["door"]
+	var kw: int = building.index[wall]
+	var kc: int = building.index[column]
+	var kd: int = building.index[door]
+	var xform: Dictionary = {"translation": [0.0, 0.0, 2.0], "rotation_deg": [0.0, 0.0, 0.0]}
+	apply(
+		delta(
+			{
+				wall: change(false, false, [0.2, 0.6, 0.4, 1.0], xform),
+				column: change(false, false, [0.0, 1.0, 0.0, 0.5]),
+				door: change(true),
+			}
+		)
+	)
+	check(not batches.is_lifted(kw), "opaque colour and move stay batched")
+	check_eq(
+		batches.mode_of(kw),
+		BimVoiceBuildingBatches.MODE_COLORED + BimVoiceBuildingBatches.MODE_MOVED,
+		"wall painted and moved in the batch"
+	)
+	check_near(batches.color_of(kw), Color(0.2, 0.6, 0.4), 0.003, "wall's colour in the batch")
+	check_near(
+		batches.motion_of(kw)[1], BimVoiceFrames.ifc_to_godot(Vector3(0, 0, 2)), 1e-5, "2 m up"
+	)
+	check(batches.is_lifted(kc), "see-through colour lifts the column out")
+	check_eq(batches.mode_of(kd), BimVoiceBuildingBatches.MODE_HIDDEN, "door hidden in the batch")
+	_batches_agree("painted, see-through, moved, hidden")
+	apply(delta({}, {"selected": [wall]}))
+	check(batches.is_lifted(kw), "selection lifts the wall out")
+	check(el("wall").meshes[0].layers != 0, "the wall's own mesh draws the outline")
+	_batches_agree("selected")
+	apply(delta({wall: change(), column: change(), door: change()}, {"selected": []}))
+	for k: int in [kw, kc, kd]:
+		check(not batches.is_lifted(k), "back in the batches")
+		check_eq(batches.mode_of(k), BimVoiceBuildingBatches.MODE_BASE, "back as loaded")
+	check_eq(batches.lifted_count(), 0, "nothing lifted")
+
+
 func test_pose() -> void:
 	var pose: Dictionary = {"position": [1.0, 2.0, 1.6], "yaw": 45.0, "pitch": 0.0}
 	var report: BimVoiceApplyReport = apply(delta({}, {"pose": pose}))
@@ -376,7 +465,7 @@ func test_unknown_and_reload() -> void:
 	check_eq(building.load_file(args["glb"]), OK, "reload")
 	check(el("door").node != old_node, "new nodes after reload")
 	check_near(
-		override_color(el("door")), Color(0, 1, 0, 1), 0.002, "door colour back after reload"
+		_override_color(el("door")), Color(0, 1, 0, 1), 0.002, "door colour back after reload"
 	)
 	check(applier.is_hidden(ghost) == false, "unknown id is not an element")
 	apply(delta({ghost: change(), door: change()}))
@@ -425,7 +514,7 @@ func test_full_state() -> void:
 	check(not el("window").node.visible, "window hidden by resync")
 	check(painted(el("wall")) == null, "wall colour reset by resync")
 	check_near(
-		override_color(el("column")), Color(0, 0, 1, 0.5), 0.002, "column coloured by resync"
+		_override_color(el("column")), Color(0, 0, 1, 0.5), 0.002, "column coloured by resync"
 	)
 	check_eq(el("column").node.transform, el("column").base_transform, "column transform reset")
 	check(applier.prop_node("p9") == null and applier.prop_node("p10") != null, "props resynced")

@@ -95,6 +95,10 @@ var _frame_started: int = 0
 # The building's GlobalId -> index as bound, and a count of bindings, for prepare_delta on other
 # threads (read under the lock).
 var _bound_lock: Mutex = Mutex.new()
+# The building's batches (null when it draws one node per element), as bound.
+var _batches: BimVoiceBuildingBatches = null
+# 1 per bound element index that is highlighted (selected): the batches cannot draw the outline.
+var _lit: PackedByteArray = PackedByteArray()
 var _bound_index: Dictionary = {}
 var _generation: int = 0
 
@@ -326,6 +330,10 @@ func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
 	var surface_index: PackedInt32Array = _surface_index
 	var surface_base: Array[Material] = _surface_base
 	var surface_alpha: PackedFloat32Array = _surface_alpha
+	var batches: BimVoiceBuildingBatches = _batches
+	var state: PackedByteArray = batches.state if batches != null else PackedByteArray()
+	var lifted: PackedByteArray = batches.lifted if batches != null else PackedByteArray()
+	var lit: PackedByteArray = _lit
 	var n: int = b.groups.size()
 	var g: int = b.apply_group
 	var i: int = b.applied
@@ -339,6 +347,19 @@ func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
 		var basis: Basis = motion[0] if motion != null else Basis.IDENTITY
 		var shift: Vector3 = motion[1] if motion != null else Vector3.ZERO
 		var stored: Variant = group if bits != 0 else null
+		# What the batches draw of every element of the group (see BimVoiceBuildingBatches).
+		var lift_all: bool = false
+		var paint: Color = Color.BLACK
+		var number: int = 0
+		var batch_mode: int = BimVoiceBuildingBatches.shown_mode(material != null, motion != null)
+		if batches != null:
+			if material != null:
+				paint = (material as StandardMaterial3D).albedo_color
+				lift_all = paint.a < 1.0
+			if motion != null:
+				number = batches.motion_number(motion)
+				lift_all = lift_all or number < 0
+				number = maxi(number, 0)
 		var flipped: int = 0
 		var painted: int = 0
 		var unpainted: int = 0
@@ -354,6 +375,14 @@ func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
 				flags[k] = current ^ HIDDEN
 				if bits & DELETED == 0:
 					nodes[k].visible = show
+					if batches != null and lifted[k] == 0:
+						state[k * BimVoiceBuildingBatches.STRIDE + 3] = (
+							BimVoiceBuildingBatches.shown_mode(
+								current & COLORED != 0, current & MOVED != 0
+							)
+							if show
+							else BimVoiceBuildingBatches.MODE_HIDDEN
+						)
 				flipped += 1
 			elif flip != 0:
 				_set_visibility(k, bits, current, report)
@@ -391,10 +420,28 @@ func _apply_some(b: PendingBatch, limit_usec: int, deadline: int) -> bool:
 					motion_now[k] = motion
 					moved += 1
 				flags[k] = (flags[k] & (HIDDEN | DELETED)) | looks
+				if batches != null:
+					var lift: bool = lift_all or lit[k] == 1
+					if lift != (lifted[k] == 1):
+						batches.set_lifted(k, lift)
+					if not lift:
+						var sa: int = k * BimVoiceBuildingBatches.STRIDE
+						state[sa] = paint.r8
+						state[sa + 1] = paint.g8
+						state[sa + 2] = paint.b8
+						state[sa + 4] = number & 255
+						state[sa + 5] = number >> 8
+						state[sa + 3] = (
+							batch_mode
+							if flags[k] & (HIDDEN | DELETED) == 0
+							else BimVoiceBuildingBatches.MODE_HIDDEN
+						)
 			group_at[k] = stored
 			i += 1
 			if limit_usec > 0 and (i - start) & 7 == 0 and Time.get_ticks_usec() >= deadline:
 				break
+		if batches != null:
+			batches.mark_dirty()
 		if bits & HIDDEN != 0:
 			report.hidden += flipped
 		else:
@@ -702,6 +749,9 @@ func _bind() -> void:
 	_surface_index = PackedInt32Array()
 	_surface_base.clear()
 	_surface_alpha = PackedFloat32Array()
+	_batches = building.batches
+	_lit = PackedByteArray()
+	_lit.resize(count)
 	_bound_lock.lock()
 	_bound_index = building.index
 	_generation += 1
@@ -769,6 +819,22 @@ func _set_visibility(k: int, bits: int, current: int, report: BimVoiceApplyRepor
 	var visible: bool = bits & (HIDDEN | DELETED) == 0
 	if _nodes[k].visible != visible:
 		_nodes[k].visible = visible
+	if _batches != null:
+		_sync_batch(k)
+
+
+# Shows element k's state in the batches: hidden, painted (an opaque colour), moved, or lifted out
+# to its own meshes (a see-through colour, selected).
+func _sync_batch(k: int) -> void:
+	var material: StandardMaterial3D = _material_now[k] as StandardMaterial3D
+	var see_through: bool = material != null and material.albedo_color.a < 1.0
+	_batches.set_element(
+		k,
+		_flags[k] & (HIDDEN | DELETED) == 0,
+		see_through or _lit[k] == 1,
+		material.albedo_color if material != null and not see_through else null,
+		_motion_now[k]
+	)
 
 
 # Props, selection and pose of a delta (or of a state turned into one).
@@ -820,6 +886,11 @@ func _highlight(gid: String, on: bool) -> void:
 		_highlighted.erase(gid)
 	for i: int in e.meshes.size():
 		e.meshes[i].material_overlay = materials.highlight_material() if on else e.base_overlays[i]
+	var k: int = building.index.get(gid, -1)
+	if k >= 0 and k < _lit.size():
+		_lit[k] = 1 if on else 0
+		if _batches != null:
+			_sync_batch(k)
 
 
 func _set_pose(pose: Dictionary, report: BimVoiceApplyReport) -> void:

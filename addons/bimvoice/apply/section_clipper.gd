@@ -180,6 +180,12 @@ static func _shader(transparent: bool, cull: int, unshaded: bool) -> Shader:
 	return shader
 
 
+## Registers the global shader parameters of the section planes (once per process): shaders that
+## clip against them compile only after this.
+static func ensure_global_params() -> void:
+	_ensure_params()
+
+
 static func _ensure_params() -> void:
 	# Added once per process (the global parameter list can only be read in the editor).
 	if _params_ready:

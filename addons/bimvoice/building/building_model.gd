@@ -25,8 +25,13 @@ var index: Dictionary = {}
 var source: String = ""
 ## Nodes whose name the importer changed (their GlobalId is still the index key).
 var renamed_count: int = 0
-## Seconds the last load took (parse + generate + index).
+## Seconds the last load took (parse + generate + index + batches).
 var load_seconds: float = 0.0
+## Whether a loaded building is drawn in merged batches ([BimVoiceBuildingBatches]: a few draw
+## calls with per-element state) rather than one draw per element. Takes effect at the next load.
+var batched: bool = true
+## The batches of the loaded building (null when [member batched] is off or nothing is loaded).
+var batches: BimVoiceBuildingBatches = null
 
 var _gid_regex: RegEx = RegEx.create_from_string(BimVoiceSchemaConstants.GID_PATTERN)
 var _scene: Node3D = null
@@ -54,6 +59,9 @@ func clear() -> void:
 	index.clear()
 	renamed_count = 0
 	source = ""
+	if batches != null:
+		batches.release()
+		batches = null
 	if _scene != null:
 		remove_child(_scene)
 		_scene.queue_free()
@@ -115,6 +123,9 @@ func _finish(reader: BimVoiceGlbReader, root: Node3D, label: String, started: in
 	add_child(_scene)
 	source = label
 	_index(reader.state)
+	if batched:
+		batches = BimVoiceBuildingBatches.new()
+		batches.build(self)
 	load_seconds = float(Time.get_ticks_usec() - started) / 1e6
 	loaded.emit(elements.size())
 	return OK
@@ -168,7 +179,7 @@ func _collect_by_name(node: Node, by_name: Dictionary) -> void:
 func _describe(element: BimVoiceBuildingElement) -> void:
 	var node: Node3D = element.node
 	element.base_transform = node.transform
-	element.parent_global = _to_building(node.get_parent())
+	element.parent_global = to_building(node.get_parent())
 	_collect_meshes(node, element.meshes, true)
 	var world: Transform3D = element.parent_global * element.base_transform
 	var box: AABB = AABB()
@@ -176,7 +187,7 @@ func _describe(element: BimVoiceBuildingElement) -> void:
 	for mesh: MeshInstance3D in element.meshes:
 		_list_surfaces(element, mesh)
 		element.base_overlays.append(mesh.material_overlay)
-		var mesh_box: AABB = _to_building(mesh) * mesh.get_aabb()
+		var mesh_box: AABB = to_building(mesh) * mesh.get_aabb()
 		if first:
 			box = mesh_box
 			first = false
@@ -202,9 +213,9 @@ func _list_surfaces(element: BimVoiceBuildingElement, mesh: MeshInstance3D) -> v
 		mesh.material_override = null
 
 
-# Transform from a node's space to this BimVoiceBuildingModel's space (works outside the scene
-# tree).
-func _to_building(node: Node) -> Transform3D:
+## Transform from a node's space to this BimVoiceBuildingModel's space (works outside the scene
+## tree).
+func to_building(node: Node) -> Transform3D:
 	var xform: Transform3D = Transform3D.IDENTITY
 	var current: Node = node
 	while current != null and current != self:

@@ -8,7 +8,9 @@ extends Node
 ## sends them
 ## to the agent and applies what comes back. Command line (after `--`):
 ## `--glb PATH` load a building without an agent, `--agent tcp://HOST:PORT`, `--token SECRET`,
-## `--no-agent`, `--desktop` (never start XR), `--spectator` (open the spectator window).
+## `--no-agent`, `--desktop` (never start XR), `--spectator` (open the spectator window),
+## `--no-batches` (draw one object per element instead of merged batches; project setting
+## `bimvoice/render/batched`).
 ## Without `--agent`/`--token` the project settings `bimvoice/link/endpoint` and
 ## `bimvoice/link/token` apply (a standalone headset has no command line).
 
@@ -82,6 +84,10 @@ func _ready() -> void:
 	add_child(measure)
 	add_child(mic)
 	options = parse_args(OS.get_cmdline_user_args())
+	building.batched = (
+		not options.has("no-batches")
+		and ProjectSettings.get_setting("bimvoice/render/batched", true)
+	)
 	if options.has("glb"):
 		load_glb(options["glb"])
 	if (
