@@ -2,11 +2,12 @@ class_name BimVoiceBuildingBatches
 extends RefCounted
 ## Draws a loaded building in a few merged meshes instead of one draw per element, keeping
 ## per-element control: every vertex carries its element's index (UV2.x) and its loaded colour
-## (COLOR: sRGB like the materials' albedo; the renderer hands it to the shader linear). The
-## batch shader reads each element's state in the vertex stage from a small RGBA8 texture, two
-## texels per element: (paint colour, mode) and (motion number): hidden elements collapse to nothing
-## (in shadows too), painted ones take the colour, moved ones turn and shift about their centre by
-## an entry of a motion table (a float texture; element centres are another, made at build).
+## (COLOR: sRGB like the materials' albedo, made linear in the shader where the renderer lights
+## in linear space). The batch shader reads each element's state in the vertex stage from a
+## small RGBA8 texture, two texels per element: (paint colour, mode) and (motion number): hidden
+## elements collapse to nothing (in shadows too), painted ones take the colour, moved ones turn
+## and shift about their centre by an entry of a motion table (a float texture; element centres
+## are another, made at build).
 ##
 ## Elements whose look the state cannot carry are [i]lifted[/i]: they disappear from the batches
 ## and their own mesh instances draw them as before (a see-through colour on an opaque surface, the
@@ -426,7 +427,7 @@ static func _base_alpha(mesh_instance: MeshInstance3D, s: int) -> float:
 	return m.albedo_color.a
 
 
-# The loaded albedo (sRGB, as materials keep it; vertex colours reach the shader linear).
+# The loaded albedo (sRGB, as materials keep it).
 static func _base_color(mesh_instance: MeshInstance3D, s: int) -> Color:
 	var m: BaseMaterial3D = _material(mesh_instance, s)
 	if m == null:
@@ -485,7 +486,13 @@ static func batch_shader(see_through: bool) -> Shader:
 		+ "\t\tNORMAL = normalize(vec3(dot(r0.xyz, NORMAL), dot(r1.xyz, NORMAL),"
 		+ " dot(r2.xyz, NORMAL)));\n"
 		+ "\t}\n"
-		+ "\ttint = vec4(mode == %d ? to_linear(s.rgb) : COLOR.rgb, COLOR.a);\n" % MODE_COLORED
+		+ "\ttint = vec4(mode == %d ? s.rgb : COLOR.rgb, COLOR.a);\n" % MODE_COLORED
+		# Colours are sRGB bytes like the materials' albedo: the Compatibility renderer lights
+		# them as they are, the Vulkan renderers in linear space (measured against the element
+		# meshes' own materials on both, tests/engine/test_batches.py).
+		+ "#if CURRENT_RENDERER != RENDERER_COMPATIBILITY\n"
+		+ "\ttint.rgb = to_linear(tint.rgb);\n"
+		+ "#endif\n"
 		+ "\tif (mode == %d) {\n\t\tVERTEX = vec3(0.0);\n\t}\n" % MODE_HIDDEN
 		+ "\tworld_pos = (MODEL_MATRIX * vec4(VERTEX, 1.0)).xyz;\n"
 		+ "}\n\n"
