@@ -186,6 +186,15 @@ def element_value(el: Element, key: str) -> Any:
     return None
 
 
+def _level(b: Building, el: Element, otherwise: float) -> float:
+    """A storey's own level (its element has no body to measure), else ``otherwise``."""
+    if el.ifc_class == "IfcBuildingStorey":
+        st = b.storey(el.id)
+        if st is not None:
+            return st.elevation
+    return otherwise
+
+
 def _compare(value: Any, cmp: str, target: Any) -> bool:
     if value is None:
         return cmp == "ne"
@@ -313,6 +322,8 @@ class Resolver:
         if "external" in sel:
             outside = bool(sel["external"])
             rows = rows[[self._is_external(els[ids[r]]) == outside for r in rows]]
+        if sel.get("ground"):
+            rows = rows[self._ground_mask(rows, sel["ground"])]
         for f in sel.get("where") or []:
             rows = rows[[_compare(element_value(els[ids[r]], f["key"]), f["cmp"], f["value"]) for r in rows]]
         pose_relative = False
@@ -560,6 +571,18 @@ class Resolver:
             keep[k] = sp.line_of_sight(ctx.pose.position, int(r), ignore)
         return rows[keep]
 
+    def _ground_mask(self, rows: np.ndarray, side: str) -> np.ndarray:
+        """Rows on a storey at or above the ground storey (``above``) or under it (``below``); a storey is on
+        itself. Elements on no storey are on neither side."""
+        ground = self.b.storey(self.b.ground_storey)
+        if ground is None:
+            return np.zeros(len(rows), bool)
+        index = {st.id: st.index for st in self.b.storeys}
+        levels = np.array([index.get(self.sp.storey_of[r], -1) if self.sp.storey_of[r] in index else np.nan
+                           for r in rows], float)
+        with np.errstate(invalid="ignore"):
+            return levels >= ground.index if side == "above" else levels < ground.index
+
     # ---- ordering -------------------------------------------------------------------------
     def _order(self, rows: np.ndarray, sel: dict[str, Any], pose_relative: bool) -> np.ndarray:
         order = sel.get("order")
@@ -578,8 +601,8 @@ class Resolver:
             "largest": lambda el: -(el.quantities.get("area") or el.quantities.get("volume") or 0.0),
             "smallest": lambda el: (el.quantities.get("area") or el.quantities.get("volume") or math.inf),
             "tallest": lambda el: -(el.dims.get("height") or 0.0),
-            "lowest": lambda el: float(el.bbox_min[2]),
-            "highest": lambda el: -float(el.bbox_max[2]),
+            "lowest": lambda el: _level(self.b, el, float(el.bbox_min[2])),
+            "highest": lambda el: -_level(self.b, el, float(el.bbox_max[2])),
             "widest": lambda el: -(el.dims.get("width") or 0.0),
         }
         if order in keys:

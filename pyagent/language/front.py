@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from pyagent.actions.executor import QUERY_OPS
+from pyagent.language import relative_moves
+from pyagent.language.aggregates import Aggregates
 from pyagent.language.lexicon import Lexicon
 from pyagent.language.parser import Memory, ParseContext, Parser
 from pyagent.language.review_intents import ReviewIntents
@@ -59,6 +61,7 @@ class FrontEnd:
         self.parser = Parser(self.lexicon)
         self.review = ReviewIntents(self.parser)
         self.parser.hooks.append(self.review.clause)  # review requests, clause by clause
+        self.parser.hooks += [Aggregates(self.parser).clause, relative_moves.clause]  # sets; moves of the user
         self.memory = Memory()
         self._llm: Any = None
         self._llm_dir = llm_dir if llm_dir is not None else _default_llm_dir()

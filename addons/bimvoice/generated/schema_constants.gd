@@ -7,7 +7,7 @@ extends RefCounted
 ## The schema's $id.
 const SCHEMA_ID: String = "urn:bimvoice:actions:1"
 ## The schema's x-version.
-const SCHEMA_VERSION: String = "2.1.0"
+const SCHEMA_VERSION: String = "2.2.0"
 ## Regular expression an IFC GlobalId matches.
 const GID_PATTERN: String = "^[0-9A-Za-z_$]{22}$"
 ## Every step op of the action language.
@@ -50,6 +50,10 @@ const OPS: Array[String] = [
 	"model_view",
 	"measure_here",
 	"export_notes",
+	"aggregate",
+	"group",
+	"walk",
+	"change_floor",
 ]
 ## Names of the built-in props (`addons/bimvoice/props/<asset>.glb`).
 const PROP_ASSETS: Array[String] = [

@@ -30,11 +30,11 @@ KINDS = ("query", "change", "camera", "record")
 #: Every op module, by what it does.
 MODULES: dict[str, tuple[str, ...]] = {
     "query": ("count", "list", "exists", "get", "distance", "route", "where_am_i", "describe", "list_views",
-              "sun_position", "measure_here"),
+              "sun_position", "measure_here", "aggregate", "group"),
     "change": ("hide", "show", "isolate", "color", "reset_color", "transparency", "move", "rotate", "delete",
                "add_prop", "select", "reset", "section", "move_section", "clear_section", "save_view", "sun",
                "model_view"),
-    "camera": ("teleport", "turn", "look_at", "go_to_view"),
+    "camera": ("teleport", "turn", "look_at", "go_to_view", "walk", "change_floor"),
     "record": ("save", "export_notes", "note"),
 }
 ALL_OPS = tuple(op for ops in MODULES.values() for op in ops)

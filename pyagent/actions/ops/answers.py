@@ -21,6 +21,17 @@ def say(key: str, **values: Any) -> str:
     return _templates()[key].format(**values)
 
 
+#: The unit a quantity is said in, by its everyday key (anything else is said as a bare number).
+UNITS = {"height": "m", "width": "m", "depth": "m", "length": "m", "thickness": "m", "elevation": "m", "tall": "m",
+         "wide": "m", "deep": "m", "perimeter": "m", "area": "m²", "floor_area": "m²", "surface_area": "m²",
+         "volume": "m³"}
+
+
+def unit_of(prop: str) -> str:
+    """"m", "m²", "m³" or "" for a quantity key ("height", "area", "floor area", ...)."""
+    return UNITS.get(prop.strip().lower().replace(" ", "_"), "")
+
+
 def metres(v: float) -> str:
     return f"{v:.2f} m"
 
@@ -35,3 +46,13 @@ def join_names(names: list[str], limit: int = 8) -> str:
     if len(names) > limit:
         return ", ".join(names[:limit]) + f" and {len(names) - limit} more"
     return ", ".join(names)
+
+
+def join_distinct(names: list[str], limit: int = 8) -> str:
+    """Like :func:`join_names`, a name that several things share said once with how many ("Bedroom 2 (2 of
+    them)"), so that tied rooms of two flats do not read as a repetition."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return join_names([name if k == 1 else f"{name} ({k} of them)" for name, k in counts.items()], limit)
+

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyagent.actions.errors import StepError
-from pyagent.actions.ops.answers import join_names, say
+from pyagent.actions.ops.answers import join_names, say, unit_of
 from pyagent.actions.selectors import noun_for
 
 if TYPE_CHECKING:
@@ -28,9 +28,7 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     if not known:
         raise StepError(say("get_missing_one", what=ex.label(ids[0]), prop=prop) if len(ids) == 1
                         else say("get_missing_all", n=len(ids), noun=noun_for(step["target"], 2), prop=prop))
-    unit = {"height": "m", "width": "m", "depth": "m", "length": "m", "thickness": "m", "elevation": "m",
-            "tall": "m", "wide": "m", "deep": "m", "area": "m²", "volume": "m³", "perimeter": "m"}.get(
-        prop.lower(), "")
+    unit = unit_of(prop)
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for _, v in known)
     if len(known) == 1:
         g, v = known[0]

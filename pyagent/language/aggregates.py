@@ -1,0 +1,213 @@
+"""Questions over sets, by patterns kept as data (``data/aggregates.yaml``):
+
+- totals, averages and extremes of a quantity ("what's the total window area on the ground floor",
+  "average height of the doors", "how big is the biggest room", "what is the smallest window") -> ``aggregate``;
+- which storey or room has the most or fewest of something ("which floor has the most windows"), or the count
+  per storey or room ("how many doors per room") -> ``group``;
+- storeys counted and compared ("how many floors are above ground", "which is the highest floor") -> ``count``
+  and ``list`` of ``IfcBuildingStorey`` with the selector's ``ground`` and ``order``.
+
+The noun phrases are read by the parser (``Parser.selector``), so the building's own vocabulary applies.
+A clause that matches no pattern, or whose noun phrase means nothing here, is left to the general parser.
+
+``python -m pyagent.language.aggregates --try "TEXT"`` shows the steps one clause gives on a building.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+if TYPE_CHECKING:
+    from pyagent.language.parser import ParseContext, Parser
+
+DATA = Path(__file__).with_name("data") / "aggregates.yaml"
+#: Selector keys that name what the things are (without one, "the total area of the ground floor" means its rooms).
+NOUN_KEYS = ("class", "kind", "name", "ids", "ref", "step")
+#: Quantities that add up over the rooms of a place named without a noun.
+ROOM_QUANTITIES = ("area", "volume", "size")
+
+Step = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str
+    regex: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    return data
+
+
+@lru_cache(maxsize=1)
+def _words() -> dict[str, dict[str, str]]:
+    """For each list: word -> the value it stands for."""
+    out: dict[str, dict[str, str]] = {}
+    for name, values in _data()["lists"].items():
+        out[name] = {word: str(value) for value, words in values.items() for word in words}
+    return out
+
+
+def _alternatives(name: str) -> str:
+    words = sorted(_words()[name], key=len, reverse=True)
+    return f"(?P<{name}>" + "|".join(re.escape(w) for w in words) + ")"
+
+
+@lru_cache(maxsize=1)
+def rules() -> tuple[Rule, ...]:
+    """Every pattern of the data file, compiled, in the file's order."""
+    out: list[Rule] = []
+    for kind, patterns in _data()["patterns"].items():
+        for pattern in patterns:
+            regex = re.sub(r"\{(\w+)\}", lambda m: _alternatives(m.group(1)), pattern)
+            out.append(Rule(kind, re.compile(regex)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _np_stop() -> re.Pattern[str]:
+    words = sorted(_data().get("np_stop", []), key=len, reverse=True)
+    return re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b")
+
+
+def _has_noun(sel: dict[str, Any]) -> bool:
+    return any(k in sel for k in NOUN_KEYS)
+
+
+class Aggregates:
+    """The parser's clause hook for questions over sets (see the module docstring)."""
+
+    def __init__(self, parser: Parser) -> None:
+        self.parser = parser
+
+    def clause(self, text: str, ctx: ParseContext, so_far: list[Step] | None = None) -> list[Step] | None:
+        for rule in rules():
+            m = rule.regex.fullmatch(text)
+            if m is None:
+                continue
+            step = getattr(self, f"_{rule.kind}")(m.groupdict(), ctx)
+            if step is not None:
+                return [step]
+        return None
+
+    # ---- noun phrases ---------------------------------------------------------------------
+    def _things(self, np_text: str, ctx: ParseContext) -> dict[str, Any] | None:
+        """The set a noun phrase names (no limit: "the door" in "the average height of the door" is all doors)."""
+        np_text = np_text.strip()
+        if not np_text or _np_stop().search(np_text):
+            return None
+        sel = self.parser.selector(np_text, ctx)
+        if not sel:
+            return None
+        sel.pop("limit", None)
+        sel.pop("ordinal", None)
+        return sel
+
+    # ---- patterns -------------------------------------------------------------------------
+    def _aggregate(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
+        w = _words()
+        fn, prop = w["fn"][str(g["fn"])], w["quantity"][str(g["quantity"])]
+        np_text = str(g["np"]) + (g.get("rest") or "")
+        sel = self._things(np_text, ctx)
+        if sel is None:
+            return None
+        if not _has_noun(sel):
+            if prop not in ROOM_QUANTITIES or not (sel.get("storey") or sel.get("room")):
+                return None
+            sel["class"] = ["IfcSpace"]  # "the total floor area of the ground floor": its rooms
+        sel.pop("order", None)
+        return {"op": "aggregate", "target": sel, "property": prop, "fn": fn}
+
+    def _superlative(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
+        w = _words()
+        fn, implied = w["superlative"][str(g["superlative"])].split()
+        asked = w["adjective"].get(str(g.get("adjective"))) if g.get("adjective") else None
+        if implied != "null" and asked is not None and asked != implied:
+            return None  # "how big is the tallest door": the size of one door, not the largest size
+        prop = asked or (implied if implied != "null" else None)
+        if prop is None:
+            return None
+        sel = self._things(str(g["np"]), ctx)
+        if sel is None or not _has_noun(sel):
+            return None
+        sel.pop("order", None)
+        return {"op": "aggregate", "target": sel, "property": prop, "fn": fn}
+
+    def _average(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
+        prop = _words()["adjective"][str(g["adjective"])]
+        sel = self._things(str(g["np"]), ctx)
+        if sel is None or not _has_noun(sel):
+            return None
+        sel.pop("order", None)
+        return {"op": "aggregate", "target": sel, "property": prop, "fn": "average"}
+
+    def _group(self, g: dict[str, str | None], ctx: ParseContext, pick: bool = True) -> Step | None:
+        by = _words()["group"][str(g["group"])]
+        sel = self._things(str(g["np"]), ctx)
+        if sel is None or not _has_noun(sel):
+            return None
+        if sel.get("class") == ["IfcBuildingStorey"] or (by == "room" and sel.get("class") == ["IfcSpace"]):
+            return None  # storeys per storey, rooms per room: not a question of groups
+        sel.pop("order", None)
+        step: Step = {"op": "group", "target": sel, "by": by}
+        if pick:
+            step["pick"] = _words()["pick"][str(g["pick"])]
+        among_text = (g.get("among") or "").strip()
+        if among_text:
+            noun = "rooms" if by == "room" else "floors"
+            among = self.parser.selector(f"{noun} {among_text}", ctx)
+            if not among:
+                return None
+            among.pop("limit", None)
+            among["class"] = ["IfcSpace" if by == "room" else "IfcBuildingStorey"]
+            step["among"] = among
+        return step
+
+    def _per_group(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
+        return self._group(g, ctx, pick=False)
+
+    def _storey_count(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
+        w = _words()
+        side = w["ground"].get(str(g.get("ground"))) or w["ground_adjective"].get(str(g.get("ground_adjective")))
+        if side is None:
+            return None
+        return {"op": "count", "target": {"class": ["IfcBuildingStorey"], "ground": side}}
+
+    def _storey_extreme(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
+        order = _words()["storey_extreme"][str(g["storey_extreme"])]
+        return {"op": "list", "target": {"class": ["IfcBuildingStorey"], "order": order, "limit": 1}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import json
+
+    from pyagent.language.lexicon import Lexicon
+    from pyagent.language.parser import Memory, ParseContext, Parser, normalise
+    from pyagent.loader import load
+    from pyagent.scenegraph import build_scene_graph
+    from pyagent.session import Session
+    from pyagent.spatial import SpatialIndex
+
+    ap = argparse.ArgumentParser(prog="python -m pyagent.language.aggregates", description=__doc__.split("\n")[0])
+    ap.add_argument("--ifc", required=True)
+    ap.add_argument("--try", dest="text", required=True)
+    args = ap.parse_args(argv)
+    lb = load(args.ifc)
+    session = Session(lb, build_scene_graph(lb.building, lb.meshes), SpatialIndex.build(lb.building, lb.meshes))
+    parser = Parser(Lexicon.build(lb.building))
+    steps = Aggregates(parser).clause(normalise(args.text), ParseContext(session, Memory()))
+    print(json.dumps(steps))
+    return 0 if steps else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
