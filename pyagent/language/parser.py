@@ -899,7 +899,7 @@ class Parser:
         connected = bool(m.group(1) or m.group(3))
         only_queries = all(s["op"] in ("count", "list", "exists", "get", "distance", "route", "describe")
                            for s in last)
-        if not connected and not (only_queries and len(c.split()) <= 4):
+        if not connected and not (only_queries and len(re.sub(r"^(on|in|at|for) (the )?", "", c).split()) <= 4):
             return None
         np_text = m.group("np")
         sel = self.selector(np_text, ctx, allow_empty=True)
@@ -1057,13 +1057,6 @@ class Parser:
         if m:
             relations.append({"rel": "in"})
             t = t[:m.start()] + " " + t[m.end():]
-        m = re.search(r"\b(on|at) (the )?(north|south|east|west)(ern)?( side| facade| façade| wall)?\b|"
-                      r"\b(facing|to the|towards the|pointing) (north|south|east|west)\b|"
-                      r"\b(north|south|east|west)(ern|-facing| facing| side)?\b", t)
-        if m:
-            d = next(g for g in (m.group(3), m.group(7), m.group(8)) if g)
-            relations.append({"rel": d})
-            t = t[:m.start()] + " " + (" wall " if (m.group(5) or "").strip() == "wall" else " ") + t[m.end():]
 
         # Filters with numbers: "taller than 2 m", "bigger than 20 square meters".
         for m in list(re.finditer(r"\b(?P<adj>taller|higher|wider|deeper|thicker|longer|bigger|larger|smaller|shorter|"
@@ -1089,16 +1082,25 @@ class Parser:
             t = t[:mark[1][0]] + " " + t[mark[1][1]:]
 
         # Two-word names from the file ("upper cabinet", "single flush door") win over storey words.
-        for m in re.finditer(r"\b([a-z]+) ([a-z]+)\b", t):
+        for m in re.finditer(r"\b(?=([a-z]+) ([a-z]+)\b)", t):  # overlapping pairs: "the east wall"
             w1, w2 = m.group(1), m.group(2)
+            end = m.start() + len(w1) + 1 + len(w2)
             if w1 in ("the", "a", "an", "all", "my", "this", "that", "of", "in", "on") or not (
                     self._class_re.fullmatch(w2) or self._kind_re.fullmatch(w2)):
                 continue
             phrase = f"{w1} {_sg(w2)}"
             if any(phrase in text for text, _cls in self.lex.all_names):
                 sel["name"] = phrase
-                t = t[:m.start()] + " " + w2 + t[m.end():]
+                t = t[:m.start()] + " " + w2 + t[end:]
                 break
+        # Compass sides (after the file's own two-word names: a wall named "East wall" is that wall).
+        m = re.search(r"\b(on|at) (the )?(north|south|east|west)(ern)?( side| facade| façade| wall)?\b|"
+                      r"\b(facing|to the|towards the|pointing) (north|south|east|west)\b|"
+                      r"\b(north|south|east|west)(ern|-facing| facing| side)?\b", t)
+        if m:
+            d = next(g for g in (m.group(3), m.group(7), m.group(8)) if g)
+            relations.append({"rel": d})
+            t = t[:m.start()] + " " + (" wall " if (m.group(5) or "").strip() == "wall" else " ") + t[m.end():]
         # Storey.
         spec = self._storey_spec(t, ctx)
         if spec is not None:

@@ -241,3 +241,54 @@ def test_onto_the_roof_stands_on_the_roof() -> None:
     assert float(s.pose.position[2]) >= _level(model, top)
     r = s.say("get rid of the roof for a moment, I want to look in from above")
     assert r.ok and [st["op"] for st in r.program["steps"]] == ["hide"]
+
+
+@needs_shared
+def test_a_two_word_name_wins_over_a_compass_word() -> None:
+    """ "the east wall" in a file with a wall named "East wall" is that wall, not walls on the east."""
+    path = _real("ifcopenshell_IfcOpenHouse_IFC4.ifc")
+    model = ifcopenshell.open(str(path))
+    named = {w.GlobalId for w in model.by_type("IfcWall") if (w.Name or "").lower() == "east wall"}
+    assert len(named) == 1
+    s = Session.open(path)
+    r = s.say("how tall is the east wall at its highest point?")
+    assert r.ok, r.answer
+    step = r.program["steps"][0]
+    assert step["property"] == "height" and set(s.executor.peek(step["target"])) == named
+
+
+@needs_shared
+def test_how_deep_a_footing_goes_is_its_height() -> None:
+    import ifcopenshell.geom
+    import numpy as np
+
+    path = _real("ifcopenshell_IfcOpenHouse_IFC4.ifc")
+    model = ifcopenshell.open(str(path))
+    footings = model.by_type("IfcFooting")
+    assert len(footings) == 1
+    settings = ifcopenshell.geom.settings()
+    settings.set("use-world-coords", True)
+    verts = np.array(ifcopenshell.geom.create_shape(settings, footings[0]).geometry.verts).reshape(-1, 3)
+    s = Session.open(path)
+    r = s.say("how deep does the footing go?")
+    assert r.ok and r.value == pytest.approx(float(np.ptp(verts[:, 2])), abs=0.01)
+    r = s.say("which room am I standing in?")
+    assert r.program is not None and r.program["steps"] == [{"op": "where_am_i"}]
+
+
+@needs_shared
+def test_next_level_up_follows_the_question() -> None:
+    path = _real("revit2021_tested_sample_project.ifc")
+    model = ifcopenshell.open(str(path))
+    storeys = _storeys(model)
+    assert len(storeys) >= 2
+    s = Session.open(path)
+    mine = s.spatial.storey_of_point(float(s.pose.position[2]))
+    assert mine is not None
+    index = [st.GlobalId for st in storeys].index(mine.id)
+    assert index + 1 < len(storeys)
+    r = s.say("how many windows are on this floor")
+    assert r.ok and r.value == len(_on(model, storeys[index], "IfcWindow"))
+    r = s.say("and on the next level up?")
+    assert r.ok and r.value == len(_on(model, storeys[index + 1], "IfcWindow")), r.answer
+    assert r.program["steps"][0]["target"]["storey"] == storeys[index + 1].Name
