@@ -190,6 +190,14 @@ class Parser:
         kinds = sorted(set(lexicon.kinds) | {_pl(k) for k in lexicon.kinds}, key=len, reverse=True)
         self._kind_re = re.compile(r"\b(" + "|".join(map(re.escape, kinds)) + r")\b")
         self._storey_names = sorted(lexicon.storeys, key=len, reverse=True)
+        # The building's phrases compiled once (a parse tries them all; compiled on the fly they would
+        # crowd the regular-expression cache and be compiled again and again).
+        self._storey_name_res = [(re.compile(rf"\b{re.escape(p)}\b"), p) for p in self._storey_names]
+        self._storey_word_res = [(re.compile(rf"\b{re.escape(p)}\b"), spec)
+                                 for p, spec in sorted(STOREY_WORDS.items(), key=lambda kv: -len(kv[0]))]
+        self._storey_strip_res = [re.compile(rf"\b(on|at|of|in|from)?\s*(the )?{re.escape(p)}\b")
+                                  for p in self._storey_names + sorted(STOREY_WORDS, key=len, reverse=True)]
+        self._room_res = [(re.compile(rf"(?<![\w]){re.escape(e.phrase)}(s|es|'s)?(?![\w])"), e) for e in lexicon.rooms]
         self.building = b
         self._room_plural = False
 
@@ -940,14 +948,14 @@ class Parser:
 
     def _storey_spec(self, text: str, ctx: ParseContext) -> str | None:
         t = ascii_fold(text)
-        for phrase in self._storey_names:
-            if re.search(rf"\b{re.escape(phrase)}\b", t):
+        for pattern, phrase in self._storey_name_res:
+            if pattern.search(t):
                 return self.lex.storeys[phrase]
         for m in _storey_numbers(t):
             st = resolve_storey(m.group(0), self.building.storeys, roof_only=self.lex.roof_storeys)
             return st.id if st is not None else f"missing:{m.group(0)}"
-        for phrase, spec in sorted(STOREY_WORDS.items(), key=lambda kv: -len(kv[0])):
-            if re.search(rf"\b{re.escape(phrase)}\b", t):
+        for pattern, spec in self._storey_word_res:
+            if pattern.search(t):
                 return ctx.storey_for(spec, self.lex.roof_storeys)
         if re.search(r"\b(up there|above us|upper|top)\b", t):
             return ctx.storey_for("upper")
@@ -1308,8 +1316,8 @@ class Parser:
 
     def _strip_storey(self, t: str) -> str:
         t = ascii_fold(t)
-        for phrase in self._storey_names + sorted(STOREY_WORDS, key=len, reverse=True):
-            t = re.sub(rf"\b(on|at|of|in|from)?\s*(the )?{re.escape(phrase)}\b", " ", t)
+        for pattern in self._storey_strip_res:
+            t = pattern.sub(" ", t)
         t = re.sub(r"\b(on|at|of|in) (the )?(floor|level) \d+\b|\b\d+(st|nd|rd|th)? (floor|level)\b", " ", t)
         for m in _storey_numbers(t)[:1]:
             t = t[:m.start()] + " " + t[m.end():]
@@ -1319,9 +1327,9 @@ class Parser:
     def _room(self, t: str, ctx: ParseContext | None) -> tuple[list[str], tuple[int, int]] | None:
         folded = fold(t)
         af = ascii_fold(t)
-        for entry in self.lex.rooms:
+        for pattern, entry in self._room_res:
             for hay in (folded, af):
-                m = re.search(rf"(?<![\w]){re.escape(entry.phrase)}(s|es|'s)?(?![\w])", hay)
+                m = pattern.search(hay)
                 if m:
                     self._room_plural = m.group(1) in ("s", "es")
                     return entry.ids, (m.start(), m.end())
