@@ -10,9 +10,13 @@ import sys
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from rapidfuzz import fuzz, process
+
+if TYPE_CHECKING:
+    from pyagent.model import Building
 
 _DATA = Path(__file__).parent / "data"
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -27,6 +31,7 @@ def _load(name: str) -> dict[str, str]:
 
 ABBREVIATIONS = _load("abbreviations.yaml")
 GLOSSARY = _load("glossary.yaml")
+PROPERTY_WORDS = _load("property_words.yaml")
 
 
 def _fold(word: str) -> str:
@@ -68,16 +73,41 @@ class BuildingWords:
                 self.words.setdefault(other, set()).add(f"glossary:{word}")
 
 
+def closest(word: str, choices: list[str], limit: int = 3) -> list[str]:
+    """The ``limit`` choices nearest to ``word`` in spelling (rapidfuzz WRatio on folded words)."""
+    folded = {_fold(c): c for c in choices}
+    matches = process.extract(_fold(word), list(folded), scorer=fuzz.WRatio, limit=limit)
+    return [folded[name] for name, _score, _index in matches]
+
+
 def unknown_word_reply(word: str, vocab: BuildingWords, limit: int = 3) -> str | None:
     """None when ``word`` is in the building; else a reply naming the closest words it has."""
     key = _fold(word)
     if key in vocab.words:
         return None
-    matches = process.extract(key, list(vocab.words), scorer=fuzz.WRatio, limit=limit)
+    matches = closest(key, list(vocab.words), limit)
     if not matches:
         return f"There is no '{word}' here."
-    closest = ", ".join(f"{name}?" for name, _score, _index in matches)
-    return f"There is no '{word}' here; the closest are: {closest}"
+    return f"There is no '{word}' here; the closest are: {', '.join(f'{name}?' for name in matches)}"
+
+
+def from_building(b: Building) -> BuildingWords:
+    """The vocabulary of a loaded building (``model.Building``): names, types, classes, materials and
+    property names of its elements and storeys."""
+    from pyagent.vocabulary import class_name_words
+
+    texts: set[tuple[str, str]] = set()
+    for el in b.elements.values():
+        texts.update((getattr(el, attr, ""), attr) for attr in ("name", "long_name", "object_type", "type_name"))
+        texts.add((class_name_words(el.ifc_class), "type"))
+        texts.update((material, "material") for material in el.materials)
+        texts.update((key.rsplit(".", 1)[-1], "property") for key in el.properties)
+    for st in b.storeys:
+        texts.update(((st.name, "storey"), (st.long_name, "storey")))
+    result = BuildingWords()
+    for text, source in sorted(texts):
+        result.add(text, source)
+    return result
 
 
 def building_words(path: Path) -> BuildingWords:

@@ -8,6 +8,11 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from rapidfuzz import fuzz, process
+
+from pyagent.language import phrasing
+from pyagent.language.building_words import PROPERTY_WORDS, BuildingWords, closest, from_building
+from pyagent.language.storey_ordinals import roof_storeys
 from pyagent.model import Building
 from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words
 
@@ -64,9 +69,11 @@ STOREY_WORDS = {
     "ground": "ground", "groundfloor": "ground", "erdgeschoss": "ground", "main floor": "ground",
     "entry level": "ground", "street level": "ground",
     "upstairs": "upper", "upper floor": "upper", "upper level": "upper", "upper storey": "upper",
-    "first floor": "upper", "top floor": "top", "top storey": "top", "attic floor": "upper", "second floor": "upper2",
+    "top floor": "top", "top storey": "top", "attic floor": "upper",
     "floor above": "above", "storey above": "above", "level above": "above", "floor below": "below",
-    "storey below": "below", "level below": "below", "this floor": "mine", "my floor": "mine",
+    "storey below": "below", "level below": "below", "next floor up": "above", "one floor up": "above",
+    "floor up": "above", "next floor down": "below", "one floor down": "below", "floor down": "below",
+    "this floor": "mine", "my floor": "mine",
     "same floor": "mine", "current floor": "mine", "up here": "mine", "down here": "mine",
     "this level": "mine", "this storey": "mine",
     "basement": "lowest", "foundation level": "lowest", "lowest floor": "lowest", "bottom floor": "lowest",
@@ -87,6 +94,23 @@ def ascii_fold(text: str) -> str:
     return "".join(c for c in t if not unicodedata.combining(c))
 
 
+# A mark in a name: letters and digits together ("C4", "SD2", "W0", "HEA100", "PL10*120"), not an ordinal,
+# a unit or a storey code spoken as a number ("2nd", "3m", "1F").
+_MARK = re.compile(r"(?=[\w.*/-]*[^\W\d_])(?=[\w.*/-]*\d)[\w][\w.*/-]{0,15}")
+_NOT_MARK = re.compile(r"\d+(st|nd|rd|th|m|mm|cm|f|s)?|[\d.]+")
+_TOKEN = re.compile(r"[\w.*/-]+")
+BUILTIN_PROPERTIES = frozenset({
+    "height", "width", "depth", "length", "thickness", "area", "volume", "perimeter", "surface area", "elevation",
+    "name", "class", "type", "material", "color", "colour", "external", "storey", "floor", "level", "room",
+    "space", "weight", "mass", "heavy", "tall", "high", "wide", "deep", "thick", "long", "size", "floor area",
+    "surface_area"})
+
+
+def squeeze(text: str) -> str:
+    """Lower case without spaces, punctuation or underscores: "Fire_Rating" and "fire rating" -> "firerating"."""
+    return re.sub(r"[\W_]+", "", fold(text))
+
+
 @dataclass
 class RoomEntry:
     ids: list[str]
@@ -104,6 +128,13 @@ class Lexicon:
     # Everyday class nouns plus the building's own classes by their names ("shading device",
     # "curtain wall", "mechanical fastener"): noun (singular) -> classes.
     class_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Marks in element names and types ("c4", "sd2", "hea100"): folded -> as the building writes it; and
+    # the same squeezed ("sd 2" -> "sd2").
+    marks: dict[str, str] = field(default_factory=dict)
+    squeezed_marks: dict[str, str] = field(default_factory=dict)
+    properties: dict[str, str] = field(default_factory=dict)  # squeezed property name -> the name
+    roof_storeys: set[str] = field(default_factory=set)  # storeys that hold only the roof
+    _words: BuildingWords | None = None
 
     @classmethod
     def build(cls, b: Building) -> Lexicon:
@@ -128,15 +159,29 @@ class Lexicon:
                 phrases[alias] = phrases[target]
         lex.rooms = [RoomEntry(sorted(set(ids)), p) for p, ids in phrases.items() if p not in GENERIC_WORDS]
         lex.rooms.sort(key=lambda r: -len(r.phrase))
+        element_names = {fold(e.name) for e in b.products()} | {ascii_fold(e.name) for e in b.products()}
+        nouns = "|".join(sorted(phrasing.storey_nouns(), key=len, reverse=True))
+        cores: dict[str, list[str]] = {}
         for st in b.storeys:
             for phrase in (st.name, st.long_name):
                 if phrase and not phrase.startswith("ACID"):
-                    for variant in (fold(phrase), ascii_fold(phrase), re.sub(r"\blevel\b", "floor", fold(phrase))):
+                    for variant in (fold(phrase), ascii_fold(phrase), re.sub(rf"\b({nouns})\b", "floor", fold(phrase))):
+                        if variant in element_names and variant != fold(phrase):
+                            continue  # "Storey-2" read as "floor-2" must not take the slab named "Floor-2"
                         if variant not in GENERIC_WORDS:
                             lex.storeys[variant] = st.id
                         else:  # "Roof": only as "roof level" / "roof floor"
                             lex.storeys[f"{variant} floor"] = st.id
                             lex.storeys[f"{variant} storey"] = st.id
+                    # The name without a storey noun decorating it: "2F - Story" is also "2F".
+                    core = re.sub(r"\s+", " ", re.sub(rf"\b({nouns})\b|[-_:/()\[\],]", " ", fold(phrase))).strip()
+                    if core and core != fold(phrase) and any(c.isalpha() for c in core) and len(core) > 1 \
+                            and core not in GENERIC_WORDS and not all(w in UNITS for w in core.split()):
+                        cores.setdefault(core, []).append(st.id)
+        for core, ids in cores.items():
+            if len(set(ids)) == 1:
+                lex.storeys.setdefault(core, ids[0])
+        lex.roof_storeys = roof_storeys(b)
         # Kinds present in the building.
         texts = [fold(f"{e.name} {e.object_type} {e.type_name}") for e in b.products()]
         for kind, words in KIND_WORDS.items():
@@ -158,4 +203,70 @@ class Lexicon:
                 lex.class_words[noun] = (ifc_class,)
         lex.all_names = sorted({(ascii_fold(f"{e.name} {e.type_name} {e.object_type}"), e.ifc_class)
                                 for e in b.products()})
+        # Marks and property names, from the building's own data.
+        texts_seen: set[str] = set()
+        keys: set[str] = set()
+        for e in b.products():
+            texts_seen.update((e.name, e.type_name, e.object_type))
+            keys.update(e.properties)
+        for text in sorted(t for t in texts_seen if t):
+            for token in _TOKEN.findall(text):
+                token = token.strip(".-/")
+                if _MARK.fullmatch(token) and not _NOT_MARK.fullmatch(token.lower()):
+                    lex.marks.setdefault(fold(token), token)
+                    lex.squeezed_marks.setdefault(squeeze(token), token)
+        for bare in sorted({k.rsplit(".", 1)[-1].strip() for k in keys}):
+            if bare and bare != "PredefinedType":
+                lex.properties.setdefault(squeeze(" ".join(_words(bare))), bare)
         return lex
+
+    def vocabulary(self) -> BuildingWords:
+        """All the building's words (``building_words.from_building``), made when first asked for."""
+        if self._words is None:
+            self._words = from_building(self.building)
+        return self._words
+
+    def find_mark(self, text: str) -> tuple[str, tuple[int, int]] | None:
+        """A mark of this building in ``text`` ("how far am I from sd2"), as the building writes it, and
+        where; also when said apart ("sd 2") or one character off ("hea 10o")."""
+        tokens = list(re.finditer(r"[\w.*/-]+", text))
+        for size in (1, 2, 3):
+            for i in range(len(tokens) - size + 1):
+                group = tokens[i:i + size]
+                said = "".join(m.group(0) for m in group).strip(".-/")
+                if size == 1 and fold(said) in self.marks:
+                    return self.marks[fold(said)], (group[0].start(), group[-1].end())
+                if size > 1 and (not re.search(r"\d", group[-1].group(0))
+                                 or any(len(m.group(0)) > 3 for m in group[:-1])):
+                    continue  # "sd 2", "hea 100"; not "floor 3" (a storey) for a slab "Floor-3"
+                if size > 1 and squeeze(said) in self.squeezed_marks:
+                    return self.squeezed_marks[squeeze(said)], (group[0].start(), group[-1].end())
+        if self.squeezed_marks:
+            for m in tokens:
+                said = squeeze(m.group(0))
+                if len(said) >= 5 and re.search(r"\d", said) and re.search(r"[^\W\d_]", said):
+                    hit = process.extractOne(said, list(self.squeezed_marks), scorer=fuzz.ratio, score_cutoff=90)
+                    if hit is not None:
+                        return self.squeezed_marks[hit[0]], (m.start(), m.end())
+        return None
+
+    def property_name(self, phrase: str) -> str | None:
+        """The building's own property that everyday words mean ("u value" -> "ThermalTransmittance",
+        "fire rating" -> "FireRating"), or None."""
+        words = " ".join(phrase.replace("-", " ").split())
+        keys = [squeeze(PROPERTY_WORDS[words])] if words in PROPERTY_WORDS else []
+        keys += [squeeze(words), "is" + squeeze(words)]
+        for key in keys:
+            if key in self.properties:
+                return self.properties[key]
+        hit = process.extractOne(squeeze(words), list(self.properties), scorer=fuzz.ratio, score_cutoff=90)
+        return self.properties[hit[0]] if hit is not None else None
+
+    def closest_properties(self, phrase: str, limit: int = 3) -> list[str]:
+        """The building's property names nearest in spelling to ``phrase``."""
+        return closest(phrase, sorted(set(self.properties.values())), limit)
+
+
+def _words(name: str) -> list[str]:
+    """A property name as words: "ThermalTransmittance" -> ["thermal", "transmittance"]."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").lower().split()

@@ -12,11 +12,13 @@ the executor.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pyagent.language import phrasing
 from pyagent.language.lexicon import (
+    BUILTIN_PROPERTIES,
     COLOUR_MODIFIERS,
     COLOURS,
     NUMBER_WORDS,
@@ -27,6 +29,7 @@ from pyagent.language.lexicon import (
     ascii_fold,
     fold,
 )
+from pyagent.language.storey_ordinals import resolve_storey, storey_number
 from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS
 
 Selector = dict[str, Any]
@@ -85,6 +88,15 @@ KNOWN_ADJECTIVES = {
     "next", "previous", "same", "different", "white", "coloured", "colored", "painted", "transparent", "solid",
     "structural", "load", "bearing", "building", "house", "model", "room", "floor", "ground", "upstairs",
     "downstairs", "there", "here", "your", "their", "some", "about", "around", "really", "very", "please"}
+# A storey by number: "level two", "the 2nd floor", "floor 3" ("one floor up" is a move, not a storey).
+_ORDINAL_STOREY = (re.compile(r"\bfloor [\w.]+\b(?! (up|down|above|below|higher|lower|further))"),
+                   re.compile(r"\b[\w.]+ floor\b(?! (up|down|above|below|higher|lower|further))"))
+
+
+def _storey_numbers(t: str) -> list[re.Match[str]]:
+    """The phrases of ``t`` that name a storey by number, in order."""
+    found = [m for pattern in _ORDINAL_STOREY for m in pattern.finditer(t) if storey_number(m.group(0)) is not None]
+    return sorted(found, key=lambda m: m.start())
 USER_WORDS = r"(me|myself|you|us|here|the user|my position|where i am|where i stand|where i'm standing)"
 NOUN_STOP = (r"(?=\s+(?:and|then|but|except|apart|other than|excluding|that|which|who|to|by|in|on|at|from|with|"
              r"next|near|beside|between|above|below|under|behind|left|right|within|closer|taller|wider|higher|"
@@ -151,7 +163,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(in|of) this (one|building|house|model|project)\b", " ", t)
     t = re.sub(r"\s*,\s*", " , ", t)
     t = re.sub(r"\s+", " ", t).strip(" ,")
-    return t
+    return phrasing.rewrite(t).strip(" ,")
 
 
 def _fmt(v: float) -> str:
@@ -178,6 +190,14 @@ class Parser:
         kinds = sorted(set(lexicon.kinds) | {_pl(k) for k in lexicon.kinds}, key=len, reverse=True)
         self._kind_re = re.compile(r"\b(" + "|".join(map(re.escape, kinds)) + r")\b")
         self._storey_names = sorted(lexicon.storeys, key=len, reverse=True)
+        # The building's phrases compiled once (a parse tries them all; compiled on the fly they would
+        # crowd the regular-expression cache and be compiled again and again).
+        self._storey_name_res = [(re.compile(rf"\b{re.escape(p)}\b"), p) for p in self._storey_names]
+        self._storey_word_res = [(re.compile(rf"\b{re.escape(p)}\b"), spec)
+                                 for p, spec in sorted(STOREY_WORDS.items(), key=lambda kv: -len(kv[0]))]
+        self._storey_strip_res = [re.compile(rf"\b(on|at|of|in|from)?\s*(the )?{re.escape(p)}\b")
+                                  for p in self._storey_names + sorted(STOREY_WORDS, key=len, reverse=True)]
+        self._room_res = [(re.compile(rf"(?<![\w]){re.escape(e.phrase)}(s|es|'s)?(?![\w])"), e) for e in lexicon.rooms]
         self.building = b
         self._room_plural = False
 
@@ -195,7 +215,7 @@ class Parser:
                 got = self._clause(clause, ctx, steps)
             except ClauseError as exc:
                 return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
-            if got is None and len(clauses) > 1 and _is_filler_clause(clause):
+            if got is None and len(clauses) > 1 and (_is_filler_clause(clause) or phrasing.is_aside(clause)):
                 continue
             if got is None:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
@@ -491,11 +511,15 @@ class Parser:
                 return [{"op": "get", "target": {"class": ["IfcSpace"], "ids": [room]}, "property": "height"}]
         m = re.match(r"^(what is|what are|tell me|give me|show me|how|what)( the)? ?(?P<p>tall|high|wide|deep|thick|"
                      r"long|big|large|height|width|depth|thickness|length|area|size|volume|elevation|material|"
-                     r"color|name|type|kind|floor area|surface area|[\w ]+?)( is| are| of| does| do)\s+(?P<np>.+?)"
-                     r"( have| measure| stand| sit)?$", c)
+                     r"color|name|type|kind|floor area|surface area|[\w -]+?)(?P<of> is| are| of| does| do| on| for)"
+                     r"\s+(?P<np>.+?)( have| measure| stand| sit)?$", c)
         if m and not re.match(r"^(many|far|close)\b", m.group("p")):
             prop = self._prop_word(m.group("p"))
             np_text = m.group("np")
+            if prop is not None and prop not in self.PROPS and m.group("of") in (" on", " for"):
+                prop = self.lex.property_name(prop)  # "the fire rating on C4": only a property the building has
+            elif prop is not None and prop not in self.PROPS:
+                prop = self._building_property(prop, np_text, ctx)
             if prop == "color" and np_text.startswith(("is ", "are ")):
                 np_text = np_text[3:]
             if prop is not None:
@@ -546,6 +570,20 @@ class Parser:
             return None
         return {"class": ["IfcBuildingStorey"], "ids": [spec]}
 
+    def _building_property(self, word: str, np_text: str, ctx: ParseContext) -> str | None:
+        """A property asked for by everyday words, as the building names it ("u value" ->
+        ThermalTransmittance); a word that names no property here is refused naming the closest ones."""
+        if word in BUILTIN_PROPERTIES or word.endswith(("grade", "strength class", "quality")):
+            return word
+        own = self.lex.property_name(word)
+        if own is not None:
+            return own
+        if not self.lex.properties or self._class_re.search(word) or self._kind_re.search(word) \
+                or self.selector(np_text, ctx) is None:
+            return word
+        near = self.lex.closest_properties(word)
+        raise ClauseError(f"this building has no property '{word}'; the closest it has are {', '.join(near)}")
+
     def _prop_word(self, word: str) -> str | None:
         w = word.strip()
         w = re.sub(r"^(total|overall|exact|approximate|combined|summed|entire|whole|full) ", "", w)
@@ -559,7 +597,7 @@ class Parser:
                  "surface area": "area", "kind": "type", "colour": "color"}
         if w in table:
             return table[w]
-        if re.fullmatch(r"[a-z][a-z ]{2,30}", w) and w not in ("thing", "object", "one", "this", "that", "it"):
+        if re.fullmatch(r"[a-z][a-z -]{0,30}", w) and w not in ("thing", "object", "one", "this", "that", "it"):
             return w  # a property by name, e.g. "fire rating"
         return None
 
@@ -696,7 +734,10 @@ class Parser:
         return None
 
     def _transparency(self, c: str, ctx: ParseContext) -> list[Step] | None:
-        m = re.match(r"^(make|turn|set|render)\s+(?P<np>.+?)\s+(?P<how>(\d+(\.\d+)? (%|percent) )?(semi-?)?"
+        degrees = phrasing.see_through_degrees()
+        deg_words = "|".join(map(re.escape, sorted(degrees, key=len, reverse=True)))
+        m = re.match(rf"^(make|turn|set|render)\s+(?P<np>.+?)\s+(?P<how>(\d+(\.\d+)? (%|percent) )?"
+                     rf"((?P<deg>{deg_words}) )?(semi-?)?"
                      r"(transparent|see-? ?through|translucent|ghosted|ghost|opaque|solid|x-?ray|glassy|faded))$", c)
         m = m or re.match(r"^(ghost|fade|x-?ray)( out)?\s+(?P<np>.+)$", c)
         m2 = re.match(r"^(make|turn|set|render|put)\s+(?P<np>.+?)\s+(to |at |with )?(?P<n>\d+(\.\d+)?) ?(%|percent)"
@@ -717,6 +758,8 @@ class Parser:
             return None
         how = m.groupdict().get("how") or "transparent"
         alpha = 1.0 if re.search(r"opaque|solid", how) else 0.3
+        if m.groupdict().get("deg") and alpha < 1.0:
+            alpha = degrees[m.group("deg")]
         pct = re.search(r"(\d+(\.\d+)?) (%|percent)", how)
         if pct:
             alpha = max(0.0, min(1.0, 1.0 - float(pct.group(1)) / 100.0))
@@ -864,7 +907,7 @@ class Parser:
         connected = bool(m.group(1) or m.group(3))
         only_queries = all(s["op"] in ("count", "list", "exists", "get", "distance", "route", "describe")
                            for s in last)
-        if not connected and not (only_queries and len(c.split()) <= 4):
+        if not connected and not (only_queries and len(re.sub(r"^(on|in|at|for) (the )?", "", c).split()) <= 4):
             return None
         np_text = m.group("np")
         sel = self.selector(np_text, ctx, allow_empty=True)
@@ -905,24 +948,15 @@ class Parser:
 
     def _storey_spec(self, text: str, ctx: ParseContext) -> str | None:
         t = ascii_fold(text)
-        for phrase in self._storey_names:
-            if re.search(rf"\b{re.escape(phrase)}\b", t):
+        for pattern, phrase in self._storey_name_res:
+            if pattern.search(t):
                 return self.lex.storeys[phrase]
-        m = re.search(r"\b(third|fourth|fifth|sixth|3rd|4th|5th|6th) (floor|level)\b", t)
-        if m:
-            n = ORDINALS[m.group(1)]
-            ground = self.building.storey(self.building.ground_storey)
-            above = [st for st in self.building.storeys if ground and st.index == ground.index + n]
-            return above[0].id if above else f"missing:{m.group(0)}"
-        m = re.search(r"\b(floor|level) (\d+)\b|\b(\d+)(st|nd|rd|th)? (floor|level)\b", t)
-        if m:
-            n = int(m.group(2) or m.group(3))
-            for st in self.building.storeys:
-                if re.search(rf"\b{n}\b", st.name.lower()):
-                    return st.id
-        for phrase, spec in sorted(STOREY_WORDS.items(), key=lambda kv: -len(kv[0])):
-            if re.search(rf"\b{re.escape(phrase)}\b", t):
-                return ctx.storey_for(spec)
+        for m in _storey_numbers(t):
+            st = resolve_storey(m.group(0), self.building.storeys, roof_only=self.lex.roof_storeys)
+            return st.id if st is not None else f"missing:{m.group(0)}"
+        for pattern, spec in self._storey_word_res:
+            if pattern.search(t):
+                return ctx.storey_for(spec, self.lex.roof_storeys)
         if re.search(r"\b(up there|above us|upper|top)\b", t):
             return ctx.storey_for("upper")
         return None
@@ -1031,13 +1065,6 @@ class Parser:
         if m:
             relations.append({"rel": "in"})
             t = t[:m.start()] + " " + t[m.end():]
-        m = re.search(r"\b(on|at) (the )?(north|south|east|west)(ern)?( side| facade| façade| wall)?\b|"
-                      r"\b(facing|to the|towards the|pointing) (north|south|east|west)\b|"
-                      r"\b(north|south|east|west)(ern|-facing| facing| side)?\b", t)
-        if m:
-            d = next(g for g in (m.group(3), m.group(7), m.group(8)) if g)
-            relations.append({"rel": d})
-            t = t[:m.start()] + " " + (" wall " if (m.group(5) or "").strip() == "wall" else " ") + t[m.end():]
 
         # Filters with numbers: "taller than 2 m", "bigger than 20 square meters".
         for m in list(re.finditer(r"\b(?P<adj>taller|higher|wider|deeper|thicker|longer|bigger|larger|smaller|shorter|"
@@ -1056,18 +1083,32 @@ class Parser:
         if m:
             sel["name"] = m.group("nm").strip()
             t = t[:m.start()] + " "
+        # A mark of this building's elements ("C4", "SD2", "HEA100 beams"), wherever it stands.
+        mark = self.lex.find_mark(t) if "name" not in sel else None
+        if mark is not None:
+            sel["name"] = mark[0]
+            t = t[:mark[1][0]] + " " + t[mark[1][1]:]
 
         # Two-word names from the file ("upper cabinet", "single flush door") win over storey words.
-        for m in re.finditer(r"\b([a-z]+) ([a-z]+)\b", t):
+        for m in re.finditer(r"\b(?=([a-z]+) ([a-z]+)\b)", t):  # overlapping pairs: "the east wall"
             w1, w2 = m.group(1), m.group(2)
+            end = m.start() + len(w1) + 1 + len(w2)
             if w1 in ("the", "a", "an", "all", "my", "this", "that", "of", "in", "on") or not (
                     self._class_re.fullmatch(w2) or self._kind_re.fullmatch(w2)):
                 continue
             phrase = f"{w1} {_sg(w2)}"
             if any(phrase in text for text, _cls in self.lex.all_names):
                 sel["name"] = phrase
-                t = t[:m.start()] + " " + w2 + t[m.end():]
+                t = t[:m.start()] + " " + w2 + t[end:]
                 break
+        # Compass sides (after the file's own two-word names: a wall named "East wall" is that wall).
+        m = re.search(r"\b(on|at) (the )?(north|south|east|west)(ern)?( side| facade| façade| wall)?\b|"
+                      r"\b(facing|to the|towards the|pointing) (north|south|east|west)\b|"
+                      r"\b(north|south|east|west)(ern|-facing| facing| side)?\b", t)
+        if m:
+            d = next(g for g in (m.group(3), m.group(7), m.group(8)) if g)
+            relations.append({"rel": d})
+            t = t[:m.start()] + " " + (" wall " if (m.group(5) or "").strip() == "wall" else " ") + t[m.end():]
         # Storey.
         spec = self._storey_spec(t, ctx)
         if spec is not None:
@@ -1275,19 +1316,20 @@ class Parser:
 
     def _strip_storey(self, t: str) -> str:
         t = ascii_fold(t)
-        for phrase in self._storey_names + sorted(STOREY_WORDS, key=len, reverse=True):
-            t = re.sub(rf"\b(on|at|of|in|from)?\s*(the )?{re.escape(phrase)}\b", " ", t)
+        for pattern in self._storey_strip_res:
+            t = pattern.sub(" ", t)
         t = re.sub(r"\b(on|at|of|in) (the )?(floor|level) \d+\b|\b\d+(st|nd|rd|th)? (floor|level)\b", " ", t)
-        t = re.sub(r"\b(on|at|of|in)? ?(the )?(third|fourth|fifth|sixth|3rd|4th|5th|6th) (floor|level)\b", " ", t)
+        for m in _storey_numbers(t)[:1]:
+            t = t[:m.start()] + " " + t[m.end():]
         t = re.sub(r"\b(up there|upper|top)\b", " ", t)
         return t
 
     def _room(self, t: str, ctx: ParseContext | None) -> tuple[list[str], tuple[int, int]] | None:
         folded = fold(t)
         af = ascii_fold(t)
-        for entry in self.lex.rooms:
+        for pattern, entry in self._room_res:
             for hay in (folded, af):
-                m = re.search(rf"(?<![\w]){re.escape(entry.phrase)}(s|es|'s)?(?![\w])", hay)
+                m = pattern.search(hay)
                 if m:
                     self._room_plural = m.group(1) in ("s", "es")
                     return entry.ids, (m.start(), m.end())
@@ -1333,7 +1375,8 @@ class ParseContext:
     def selected(self) -> list[str]:
         return list(self.session.scene.selected)
 
-    def storey_for(self, spec: str) -> str | None:
+    def storey_for(self, spec: str, roof_only: Collection[str] = ()) -> str | None:
+        """The storey a spoken spec means; ``roof_only``: storeys holding only the roof (not "the top floor")."""
         b = self.session.building
         if not b.storeys:
             return None
@@ -1363,7 +1406,8 @@ class ParseContext:
         if spec == "top":
             rooms_storeys = [s for s in b.storeys if any(e.storey == s.id for e in b.spaces()
                                                          if e.long_name.lower() not in ("roof",))]
-            return (rooms_storeys[-1] if rooms_storeys else b.storeys[-1]).id
+            floors = [s for s in b.storeys if s.id not in roof_only] or b.storeys
+            return (rooms_storeys[-1] if rooms_storeys else floors[-1]).id
         if spec == "lowest":
             return b.storeys[0].id
         return None

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from functools import lru_cache
 
 from text_to_num import alpha2digit
 
 from pyagent.ingest import ground_storey
-from pyagent.model import Storey
+from pyagent.model import Building, Storey
+from pyagent.vocabulary import class_matches
 
 _NUMBER = re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th|\.|f)?(?![\d.])", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def storey_number(phrase: str, language: str = "en") -> int | None:
     """The number in ``phrase`` (words or digits, ordinal or cardinal), or None."""
     digits = alpha2digit(phrase, language, threshold=0)
@@ -19,9 +23,27 @@ def storey_number(phrase: str, language: str = "en") -> int | None:
     return int(found.group(1)) if found else None
 
 
-def resolve_storey(phrase: str, storeys: list[Storey], language: str = "en") -> Storey | None:
+def roof_storeys(building: Building) -> set[str]:
+    """Storeys above the ground storey that hold nothing but the roof (a "Roof" level carrying only the
+    roof slab): not floors a person counts ("the second floor", "the top floor"). Read from what the
+    storeys contain, never from their names."""
+    ground = next((st for st in building.storeys if st.id == building.ground_storey), None)
+    contents: dict[str, list[bool]] = {}
+    for el in building.products():
+        if el.storey and el.has_geometry and not el.is_spatial:
+            roof = class_matches(building.schema, el.ifc_class, el.properties.get("PredefinedType"), {"IfcRoof"}) \
+                or el.whole_class == "IfcRoof"
+            contents.setdefault(el.storey, []).append(roof)
+    return {st.id for st in building.storeys
+            if ground is not None and st.elevation > ground.elevation and contents.get(st.id)
+            and all(contents[st.id])}
+
+
+def resolve_storey(phrase: str, storeys: list[Storey], language: str = "en",
+                   roof_only: Collection[str] = ()) -> Storey | None:
     """The storey ``phrase`` names: one whose name carries that number ("Level 2") first; otherwise
-    the Nth storey by elevation counting the ground storey (``ingest.ground_storey``) as the first."""
+    the Nth storey by elevation counting the ground storey (``ingest.ground_storey``) as the first.
+    ``roof_only`` (see ``roof_storeys``): storeys left out of that count."""
     number = storey_number(phrase, language)
     if number is None or not storeys:
         return None
@@ -32,5 +54,7 @@ def resolve_storey(phrase: str, storeys: list[Storey], language: str = "en") -> 
     ordered = sorted(storeys, key=lambda st: st.elevation)
     ground = ground_storey(ordered)
     base = next(i for i, st in enumerate(ordered) if st.id == ground)
+    floors = ordered[:base] + [st for st in ordered[base:] if st.id not in roof_only or st.id == ground]
+    base = next(i for i, st in enumerate(floors) if st.id == ground)
     target = base + number - 1
-    return ordered[target] if 0 <= target < len(ordered) else None
+    return floors[target] if 0 <= target < len(floors) else None

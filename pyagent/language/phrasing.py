@@ -1,0 +1,70 @@
+"""Phrasing data (``data/phrasing.yaml``): rewrites of restrictive and decorative words, degrees of
+see-through, asides, storey nouns. Run ``python -m pyagent.language.phrasing`` to check the file."""
+
+from __future__ import annotations
+
+import re
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pyagent.language.building_words import GLOSSARY
+
+_FILE = Path(__file__).parent / "data" / "phrasing.yaml"
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    with _FILE.open(encoding="utf-8") as fh:
+        data: dict[str, Any] = yaml.safe_load(fh) or {}
+    return data
+
+
+@lru_cache(maxsize=1)
+def _rewrites() -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(pattern), repl) for pattern, repl in _data().get("rewrites", [])]
+
+
+@lru_cache(maxsize=1)
+def _asides() -> list[re.Pattern[str]]:
+    return [re.compile(p) for p in _data().get("asides", [])]
+
+
+def rewrite(text: str) -> str:
+    """``text`` (normalised) with the rewrites applied in order."""
+    for pattern, repl in _rewrites():
+        text = pattern.sub(repl, text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def is_aside(clause: str) -> bool:
+    """Does the clause only say why (to be dropped when other clauses carry the request)?"""
+    return any(p.fullmatch(clause.strip(" ,")) for p in _asides())
+
+
+@lru_cache(maxsize=1)
+def see_through_degrees() -> dict[str, float]:
+    """Words for how much one sees through -> alpha (1 opaque, 0 invisible)."""
+    return {str(k): float(v) for k, v in (_data().get("see_through_degrees") or {}).items()}
+
+
+@lru_cache(maxsize=1)
+def storey_nouns() -> frozenset[str]:
+    """Nouns for a storey, with their glossary translations ("floor" -> "geschoss")."""
+    words = {str(w) for w in _data().get("storey_nouns", [])}
+    return frozenset(words | {GLOSSARY[w] for w in words if w in GLOSSARY})
+
+
+def main() -> int:
+    _rewrites()
+    _asides()
+    print(f"{len(_rewrites())} rewrites, {len(_asides())} asides, {len(see_through_degrees())} degrees, "
+          f"storey nouns: {', '.join(sorted(storey_nouns()))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
