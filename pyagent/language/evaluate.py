@@ -200,6 +200,8 @@ class Sessions:
         front = session.front_end()
         if front is not None and hasattr(front, "use_llm"):
             front.use_llm = self.use_llm
+        if front is not None and hasattr(front, "warm_parser"):
+            front.warm_parser()  # as `serve` does when it opens a building
 
 
 # ---- outcomes -----------------------------------------------------------------------------------

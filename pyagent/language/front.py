@@ -41,6 +41,13 @@ def examples_for(session: Any, n: int = 2) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _warm_up() -> tuple[str, ...]:
+    import yaml
+
+    return tuple(yaml.safe_load((Path(__file__).parent / "data" / "warm_up.yaml").read_text(encoding="utf-8")))
+
+
 def _default_llm_dir() -> Path | None:
     env = os.environ.get("PYAGENT_LLM")
     if env:
@@ -63,6 +70,8 @@ class FrontEnd:
         self.parser.hooks.append(self.review.clause)  # review requests, clause by clause
         self.parser.hooks += [Aggregates(self.parser).clause, relative_moves.clause]  # sets; moves of the user
         self.memory = Memory()
+        self._parse_lock = threading.Lock()  # the parser keeps per-parse state: one parse at a time
+        self.warm_s: float | None = None  # seconds warm_parser took (None: not yet)
         self._llm: Any = None
         self._llm_dir = llm_dir if llm_dir is not None else _default_llm_dir()
         self.use_llm = use_llm
@@ -76,24 +85,43 @@ class FrontEnd:
             self._llm = LLMFrontEnd(self._llm_dir)
         return self._llm
 
-    def warm_in_background(self) -> threading.Thread | None:
-        """Load the language model and cache the fixed part of its prompt without blocking the caller."""
-        llm = self.llm()
-        if llm is None or not getattr(llm, "available", False):
-            return None
-        from pyagent.language.llm_prompt import context_from_session
+    def warm_parser(self) -> float:
+        """Parse the warm-up requests (``data/warm_up.yaml``) once, discarding the programs (nothing
+        runs): what the parser makes on first use (the unit registry, date handling, the building's
+        compiled phrases) is then ready before the user's first request. Once per front end; returns
+        the seconds it took."""
+        if self.warm_s is not None:
+            return self.warm_s
+        t0 = time.perf_counter()
+        for text in _warm_up():
+            with self._parse_lock:
+                self.parser.parse(text, ParseContext(self.session, Memory()))
+        self.warm_s = time.perf_counter() - t0
+        return self.warm_s
 
-        context = context_from_session(self.session)
-        thread = threading.Thread(target=llm.warm, args=(context,), name="llm-warm", daemon=True)
+    def warm_in_background(self) -> threading.Thread:
+        """Warm the parser (``warm_parser``), then load the language model when one is installed and
+        cache the fixed part of its prompt, without blocking the caller."""
+        thread = threading.Thread(target=self._warm, name="front-warm", daemon=True)
         thread.start()
         return thread
+
+    def _warm(self) -> None:
+        self.warm_parser()
+        llm = self.llm()
+        if llm is None or not getattr(llm, "available", False):
+            return
+        from pyagent.language.llm_prompt import context_from_session
+
+        llm.warm(context_from_session(self.session))
 
     def handle(self, session: Any, text: str) -> Any:
         from pyagent.session import Result
 
         t0 = time.perf_counter()
         ctx = ParseContext(session, self.memory)
-        parsed = self.parser.parse(text, ctx)
+        with self._parse_lock:
+            parsed = self.parser.parse(text, ctx)
         t_parse = time.perf_counter() - t0
         if parsed.program is not None and parsed.confidence >= 0.5:
             result = session.do(parsed.program, source="parser")
