@@ -85,6 +85,15 @@ class FrontEnd:
             self._llm = LLMFrontEnd(self._llm_dir)
         return self._llm
 
+    def __getstate__(self) -> dict[str, Any]:  # copies (the soak harness deep-copies sessions) get a lock of their own
+        state = self.__dict__.copy()
+        del state["_parse_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._parse_lock = threading.Lock()
+
     def warm_parser(self) -> float:
         """Parse the warm-up requests (``data/warm_up.yaml``) once, discarding the programs (nothing
         runs): what the parser makes on first use (the unit registry, date handling, the building's
