@@ -52,6 +52,10 @@ FILES = ("AC20-FZK-Haus.ifc", "duplex.ifc", "MiniProject.ifc")
 # Public sample buildings kept beside the checkout (``../shared/ifc/real/``, not in the repository):
 # cases name them ``real/<file>``; their sets are skipped where the folder is absent.
 REAL_PREFIX = "real/"
+# Public buildings with rooms kept in the repository (``tests/language/buildings/``, listed in its README):
+# cases name them ``buildings/<file>``.
+BUILDINGS_PREFIX = "buildings/"
+BUILDINGS_DIR = PROJECT_ROOT / "tests" / "language" / "buildings"
 
 
 def real_dir() -> Path | None:
@@ -64,7 +68,10 @@ def real_dir() -> Path | None:
 
 
 def ifc_path(name: str, ifc_dir: Path = IFC_DIR) -> Path:
-    """Where the case's building is: a shipped file in ``ifc/`` or ``real/<file>`` in the shared folder."""
+    """Where the case's building is: a shipped file in ``ifc/``, ``real/<file>`` in the shared folder or
+    ``buildings/<file>`` in ``tests/language/buildings/``."""
+    if name.startswith(BUILDINGS_PREFIX):
+        return BUILDINGS_DIR / name[len(BUILDINGS_PREFIX):]
     if name.startswith(REAL_PREFIX):
         base = real_dir()
         if base is None:
