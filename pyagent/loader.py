@@ -10,6 +10,7 @@ from pathlib import Path
 from pyagent import building_io
 from pyagent.glb import GlbPart, write_glb
 from pyagent.ifcfile import IfcLoadError, file_sha256, open_ifc
+from pyagent.ifcrepair import clear_misplaced_derived
 from pyagent.ingest import build_building
 from pyagent.model import Building
 from pyagent.paths import cache_dir
@@ -74,6 +75,7 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     timings: dict[str, float] = {}
     progress("open", 0, 1)
     model = open_ifc(src)
+    repaired = clear_misplaced_derived(model)
     progress("open", 1, 1)
     timings["parse"] = time.perf_counter() - t0
     t = time.perf_counter()
@@ -90,6 +92,9 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
             timings["first_view"] = time.perf_counter() - t0
             first_view(LoadedBuilding(first, step.meshes, folder / "first.glb", False, dict(timings),
                                       list(step.pending)))
+    if repaired.cleared:
+        warnings = [f"{repaired.cleared} names or tags on {repaired.instances} elements were written as '*' "
+                    "(a derived value) and were read as empty", *warnings]
     meshes = concat(parts)
     timings["tessellate"] = time.perf_counter() - t
     t = time.perf_counter()
