@@ -64,7 +64,7 @@ def clear_misplaced_derived(model: ifcopenshell.file) -> RepairReport:
     kernel reads; other instances are read through ifcopenshell's Python layer, which takes ``*`` as None)."""
     report = RepairReport()
     for inst in (*model.by_type("IfcProduct"), *model.by_type("IfcTypeObject")):
-        spf = inst.to_string()
+        spf = inst.to_string() or ""
         if ",*" not in spf and "(*" not in spf:
             continue
         names = inst.get_attribute_names()
