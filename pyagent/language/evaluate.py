@@ -131,10 +131,10 @@ class Case:
 
     def problems(self) -> list[str]:
         out = []
-        real = self.ifc.startswith(REAL_PREFIX) and "/" not in self.ifc[len(REAL_PREFIX):] \
-            and self.ifc.endswith(".ifc")
+        real = any(self.ifc.startswith(prefix) and "/" not in self.ifc[len(prefix):] and self.ifc.endswith(".ifc")
+                   for prefix in (REAL_PREFIX, BUILDINGS_PREFIX))
         if self.ifc not in FILES and not real:
-            out.append(f"ifc must be one of {FILES} or real/<file>.ifc")
+            out.append(f"ifc must be one of {FILES}, real/<file>.ifc or buildings/<file>.ifc")
         if self.category not in CATEGORIES:
             out.append(f"category must be one of {CATEGORIES}")
         if self.difficulty not in DIFFICULTIES:
