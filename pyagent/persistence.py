@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pyagent.actions.errors import StepError
 from pyagent.actions.schema import def_validator, schema_errors
@@ -54,7 +54,22 @@ from pyagent.paths import cache_dir
 from pyagent.props import PROPS
 
 if TYPE_CHECKING:
-    from pyagent.session import Session
+    from pyagent.actions.executor import Executor
+    from pyagent.language.dialogue import Dialogue
+    from pyagent.model import Building
+    from pyagent.scenegraph import SceneGraph
+
+
+class Host(Protocol):
+    """What the durable side needs of a session (``pyagent.session.Session`` is one): persistence never
+    imports the session, which builds a ``Persistence`` around itself."""
+
+    building: Building
+    graph: SceneGraph
+    executor: Executor
+    scene: SceneState
+    revision: int
+    dialogue: Dialogue
 
 DEFAULT_POSE_INTERVAL_S = 0.0  # every distinct pose is written (no fsync); compaction bounds the file
 COMPACT_RECORDS = 5000
@@ -147,7 +162,7 @@ class RestoreReport:
 class Persistence:
     """The session's durable side: journal, saved revisions and review notes."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Host) -> None:
         self.session = session
         self.journal: Journal | None = None
         self.topics = TopicStore(None)
@@ -302,19 +317,13 @@ class Persistence:
 
     # ---- the dialogue: what "it" and "that" mean, and the front end's last steps --------------
     def _dialogue(self) -> dict[str, Any]:
-        front = getattr(self.session, "_front", None)
-        memory = getattr(front, "memory", None)
-        steps = getattr(memory, "last_steps", None)
         return {"it": list(self.session.executor.last_ids),
-                "steps": copy.deepcopy(steps) if isinstance(steps, list) else None}
+                "steps": copy.deepcopy(self.session.dialogue.last_steps)}
 
     def _set_dialogue(self, dialogue: dict[str, Any]) -> None:
         self.session.executor.last_ids = list(dialogue["it"])
-        steps = dialogue.get("steps")
-        front = self.session.front_end() if steps is not None else getattr(self.session, "_front", None)
-        memory = getattr(front, "memory", None)
-        if memory is not None and hasattr(memory, "last_steps"):
-            memory.last_steps = copy.deepcopy(steps) if steps is not None else []
+        steps = dialogue.get("steps")  # None in journals written before a session had no front end
+        self.session.dialogue.last_steps = copy.deepcopy(steps) if steps is not None else []
 
     def _checked_dialogue(self, data: Any) -> dict[str, Any]:
         if not isinstance(data, dict):

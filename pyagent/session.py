@@ -1,42 +1,38 @@
-"""A session: one building, its authoritative state, and the ways in (say, do, select, pose)."""
+"""A session: one building, its authoritative state, and the ways in (say, do, select, pose).
+
+Imports go one way: the session uses the persistence layer and the language front end; neither imports
+the session (they see it through protocols: ``persistence.Host``, ``language.host.Host`` and
+``language.scene_view.SceneView``)."""
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pyagent.actions import places
 from pyagent.actions.executor import ExecResult, Executor
+from pyagent.actions.selectors import Context
 from pyagent.actions.state import SceneState
+from pyagent.language.dialogue import Dialogue
+from pyagent.language.scene_view import SceneView
 from pyagent.link.protocol import MAX_TEXT_CHARS
 from pyagent.loader import FirstView, LoadedBuilding, load
 from pyagent.model import Building, Pose
 from pyagent.persistence import DEFAULT_POSE_INTERVAL_S, Persistence, RestoreReport, default_journal_dir
 from pyagent.progress import Progress, no_progress
+from pyagent.result import Result
 from pyagent.scenegraph import SceneGraph, build_scene_graph
 from pyagent.spatial import SpatialIndex
 
+if TYPE_CHECKING:
+    from pyagent.language.front import FrontEnd
 
-@dataclass
-class Result:
-    """The outcome of one request, as the scripted-session contract prints it."""
-
-    ok: bool
-    program: dict[str, Any] | None
-    answer: str
-    value: Any = None
-    error: str | None = None
-    source: str = ""  # "parser", "llm", "program"
-    timings: dict[str, float] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "program": self.program, "answer": self.answer, "value": self.value,
-                "error": self.error}
+__all__ = ["Result", "Session", "SessionView"]
 
 
 class Session:
@@ -48,7 +44,8 @@ class Session:
         self.scene = SceneState()
         self.executor = Executor(self.building, graph, spatial, self.scene)
         self.revision = 0
-        self._front: Any = None
+        self.dialogue = Dialogue()  # what the front end remembers between utterances (journaled)
+        self._front: FrontEnd | None = None
         self.scene.pose = self.default_pose()
         # What the file itself hides (a saved review's switched-off layer) starts hidden.
         self.scene.hidden = {g for g, e in self.building.elements.items() if e.hidden_in_file}
@@ -186,7 +183,11 @@ class Session:
             return Result(False, r.program, f"Sorry, {failure}.", None, failure, r.source, r.timings)
         return r
 
-    def front_end(self) -> Any:
+    def view(self) -> SceneView:
+        """The scene now as the language front end may look at it: read-only."""
+        return SessionView(self)
+
+    def front_end(self) -> FrontEnd | None:
         if self._front is None:
             try:
                 from pyagent.language.front import FrontEnd
@@ -202,3 +203,47 @@ class Session:
     def state(self) -> dict[str, Any]:
         """The scene state of DESIGN.md: every difference from the file as loaded, IFC frame."""
         return self.scene.to_json()
+
+
+class SessionView:
+    """A session's scene as a parse sees it (``language.scene_view.SceneView``): answers only; nothing
+    here changes the session."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, session: Session) -> None:
+        self._s = session
+
+    def selected(self) -> list[str]:
+        return list(self._s.scene.selected)
+
+    def it(self) -> list[str]:
+        return list(self._s.executor.last_ids)
+
+    def any_hidden(self) -> bool:
+        return bool(self._s.scene.hidden)
+
+    def is_hidden(self, ids: Collection[str]) -> bool:
+        hidden = self._s.scene.hidden
+        return any(g in hidden for g in ids)
+
+    def colour_of(self, ids: Collection[str]) -> list[float] | None:
+        for g in ids:
+            col = self._s.scene.colors.get(g)
+            if col:
+                return list(col)
+            el = self._s.building.elements.get(g)
+            if el is not None and el.color:
+                return list(el.color)
+        return None
+
+    def user_storey(self) -> str | None:
+        storey = self._s.spatial.storey_of_point(float(self._s.pose.position[2]))
+        return storey.id if storey is not None else None
+
+    def user_room(self) -> str | None:
+        s = self._s
+        return Context(s.building, s.graph, s.spatial, s.scene).user_room()
+
+    def peek(self, selector: Mapping[str, Any]) -> list[str]:
+        return self._s.executor.peek(dict(selector))

@@ -64,13 +64,54 @@ def class_matches(schema: str, ifc_class: str, predefined: object, wanted: set[s
 
 
 def plural(word: str, n: int) -> str:
-    if n == 1:
-        return word
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
+    """``word`` as a count of ``n`` needs it: "door" for one, "doors", "shelves" for more."""
+    return word if n == 1 else plural_noun(word)
+
+
+def _head(phrase: str) -> tuple[str, str, str]:
+    """(before, head noun, after): the word a phrase inflects ("shading [device]", "[chest] of drawers")."""
+    first, of, rest = phrase.partition(" of ")
+    before, _, head = first.rpartition(" ")
+    return (before + " " if before else ""), head, (of + rest if of else "")
+
+
+def _lemma(word: str) -> str:
+    from lemminflect import getLemma
+
+    lemmas = getLemma(word, upos="NOUN")
+    return lemmas[0] if lemmas else word
+
+
+@lru_cache(maxsize=16384)
+def plural_noun(phrase: str) -> str:
+    """The plural of a noun or noun phrase (lemminflect): "door" -> "doors", "shelf" -> "shelves",
+    "shading device" -> "shading devices"; a plural ("steps") or uncountable ("furniture") as it is."""
+    from lemminflect import getInflection
+
+    before, head, after = _head(phrase)
+    if not head or _lemma(head) != head:
+        return phrase
+    forms = getInflection(head, tag="NNS")
+    return f"{before}{forms[0] if forms else head}{after}"
+
+
+@lru_cache(maxsize=1)
+def _everyday_plurals() -> dict[str, str]:
+    """The everyday nouns' plurals (as ``plural_noun`` makes them) -> the nouns: a round trip that the
+    lemmatiser alone does not always make ("furnishings", words of other languages)."""
+    words = set(CLASS_WORDS) | set(KIND_WORDS) | {w for ws in KIND_WORDS.values() for w in ws}
+    return {plural_noun(w): w for w in sorted(words) if plural_noun(w) != w}
+
+
+@lru_cache(maxsize=16384)
+def singular_noun(phrase: str) -> str:
+    """The singular of a plural noun or noun phrase (lemminflect): "doors" -> "door", "shelves" ->
+    "shelf", "stairs" -> "stair"; any other word as it is ("glass", "this")."""
+    known = _everyday_plurals().get(phrase)
+    if known is not None:
+        return known
+    before, head, after = _head(phrase)
+    return f"{before}{_lemma(head)}{after}" if head else phrase
 
 
 def class_name_words(ifc_class: str) -> str:

@@ -190,24 +190,22 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
     import json
 
+    from pyagent.language.dialogue import Dialogue
     from pyagent.language.lexicon import Lexicon
-    from pyagent.language.parser import Memory, ParseContext, Parser, normalise
+    from pyagent.language.parser import ParseContext, Parser, normalise
+    from pyagent.language.scene_view import StillScene
     from pyagent.loader import load
-    from pyagent.scenegraph import build_scene_graph
-    from pyagent.session import Session
-    from pyagent.spatial import SpatialIndex
 
     ap = argparse.ArgumentParser(prog="python -m pyagent.language.aggregates", description=__doc__.split("\n")[0])
     ap.add_argument("--ifc", required=True)
     ap.add_argument("--try", dest="text", required=True)
     args = ap.parse_args(argv)
     lb = load(args.ifc)
-    session = Session(lb, build_scene_graph(lb.building, lb.meshes), SpatialIndex.build(lb.building, lb.meshes))
     parser = Parser(Lexicon.build(lb.building))
-    steps = Aggregates(parser).clause(normalise(args.text), ParseContext(session, Memory()))
+    # A scene with nothing selected or hidden, the user on the ground storey.
+    steps = Aggregates(parser).clause(normalise(args.text), ParseContext(StillScene(), Dialogue()))
     print(json.dumps(steps))
     return 0 if steps else 1
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,5 +1,9 @@
 """The language front end: the deterministic parser first, the constrained local LLM when the
-parser does not understand; both produce programs that the executor validates and runs."""
+parser does not understand; both produce programs that the executor validates and runs.
+
+It works on a ``host.Host`` (the session): the parse reads the host's scene through the read-only
+``SceneView`` and its ``Dialogue``; only the program it produces changes anything, through ``Host.do``.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +18,13 @@ from typing import Any
 from pyagent.actions.executor import QUERY_OPS
 from pyagent.language import relative_moves
 from pyagent.language.aggregates import Aggregates
+from pyagent.language.dialogue import Dialogue
+from pyagent.language.host import Host
 from pyagent.language.lexicon import Lexicon
-from pyagent.language.parser import Memory, ParseContext, Parser
+from pyagent.language.parser import Parser
 from pyagent.language.review_intents import ReviewIntents
 from pyagent.paths import models_dir
+from pyagent.result import Result
 
 
 @lru_cache(maxsize=1)
@@ -25,10 +32,10 @@ def _examples() -> list[dict[str, str]]:
     return list(json.loads((Path(__file__).parent / "examples.json").read_text(encoding="utf-8"))["examples"])
 
 
-def examples_for(session: Any, n: int = 2) -> list[str]:
+def examples_for(session: Host, n: int = 2) -> list[str]:
     """The first ``n`` example requests that this building can answer where the user stands."""
     b = session.building
-    mine = session.spatial.storey_of_point(float(session.pose.position[2]))
+    mine = b.storey(session.view().user_storey())
     above = {s.id for s in b.storeys if mine is not None and s.elevation > mine.elevation + 0.5}
     out: list[str] = []
     for ex in _examples():
@@ -62,15 +69,16 @@ def _default_llm_dir() -> Path | None:
 
 
 class FrontEnd:
-    def __init__(self, session: Any, llm_dir: Path | None = None, use_llm: bool = True) -> None:
+    def __init__(self, session: Host, llm_dir: Path | None = None, use_llm: bool = True) -> None:
         self.session = session
         self.lexicon = Lexicon.build(session.building)
         self.parser = Parser(self.lexicon)
         self.review = ReviewIntents(self.parser)
         self.parser.hooks.append(self.review.clause)  # review requests, clause by clause
         self.parser.hooks += [Aggregates(self.parser).clause, relative_moves.clause]  # sets; moves of the user
-        self.memory = Memory()
-        self._parse_lock = threading.Lock()  # the parser keeps per-parse state: one parse at a time
+        # The parser keeps nothing between parses; the lock keeps warming and requests one at a time
+        # (a warm-up parse would only slow a request down).
+        self._parse_lock = threading.Lock()
         self.warm_s: float | None = None  # seconds warm_parser took (None: not yet)
         self._llm: Any = None
         self._llm_dir = llm_dir if llm_dir is not None else _default_llm_dir()
@@ -104,7 +112,7 @@ class FrontEnd:
         t0 = time.perf_counter()
         for text in _warm_up():
             with self._parse_lock:
-                self.parser.parse(text, ParseContext(self.session, Memory()))
+                self.parser.parse(text, self.session.view(), Dialogue())
         self.warm_s = time.perf_counter() - t0
         return self.warm_s
 
@@ -124,19 +132,16 @@ class FrontEnd:
 
         llm.warm(context_from_session(self.session))
 
-    def handle(self, session: Any, text: str) -> Any:
-        from pyagent.session import Result
-
+    def handle(self, session: Host, text: str) -> Result:
         t0 = time.perf_counter()
-        ctx = ParseContext(session, self.memory)
         with self._parse_lock:
-            parsed = self.parser.parse(text, ctx)
+            parsed = self.parser.parse(text, session.view(), session.dialogue)
         t_parse = time.perf_counter() - t0
         if parsed.program is not None and parsed.confidence >= 0.5:
             result = session.do(parsed.program, source="parser")
             result.timings["parse"] = t_parse
             if result.ok:
-                self._remember(parsed.program)
+                _remember(session.dialogue, parsed.program)
             return result
         llm = self.llm()
         if llm is not None and getattr(llm, "available", False):
@@ -158,7 +163,7 @@ class FrontEnd:
                 result.timings["parse"] = t_parse
                 result.timings["llm"] = proposal.latency_s
                 if result.ok:
-                    self._remember(proposal.program)
+                    _remember(session.dialogue, proposal.program)
                 return result
         reason = parsed.reason or "I did not understand that"
         if parsed.recognised:
@@ -170,7 +175,8 @@ class FrontEnd:
         return Result(False, None, f"Sorry, I did not understand \"{text}\". Try e.g. {tries}", None,
                       f"{reason}{hint}", "parser", {"parse": t_parse})
 
-    def _remember(self, program: dict[str, Any]) -> None:
-        steps = [s for s in program["steps"] if s["op"] not in ("undo", "redo", "save", "note", "export_notes")]
-        if steps:
-            self.memory.last_steps = steps
+
+def _remember(dialogue: Dialogue, program: dict[str, Any]) -> None:
+    steps = [s for s in program["steps"] if s["op"] not in ("undo", "redo", "save", "note", "export_notes")]
+    if steps:
+        dialogue.last_steps = steps

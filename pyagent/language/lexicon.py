@@ -1,4 +1,4 @@
-"""The parser's vocabulary: fixed word lists (numbers, units, colours, directions) plus the words of
+"""The parser's vocabulary: fixed word lists (colours, directions) plus the words of
 the loaded building (room and storey names in the file's language and their everyday meanings,
 element kinds found in names and types)."""
 
@@ -13,21 +13,9 @@ from rapidfuzz import fuzz, process
 from pyagent.language import phrasing
 from pyagent.language.building_words import PROPERTY_WORDS, BuildingWords, closest, from_building
 from pyagent.language.storey_ordinals import roof_storeys
+from pyagent.language.units import length_units
 from pyagent.model import Building
 from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words
-
-NUMBER_WORDS = {
-    "zero": 0, "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
-    "half": 0.5, "quarter": 0.25, "couple": 2, "few": 3,
-}
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-            "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
-UNITS = {"m": 1.0, "meter": 1.0, "meters": 1.0, "metre": 1.0, "metres": 1.0, "cm": 0.01, "centimeter": 0.01,
-         "centimeters": 0.01, "centimetre": 0.01, "centimetres": 0.01, "mm": 0.001, "millimeter": 0.001,
-         "millimeters": 0.001, "millimetre": 0.001, "millimetres": 0.001, "ft": 0.3048, "foot": 0.3048,
-         "feet": 0.3048, "in": 0.0254, "inch": 0.0254, "inches": 0.0254}
 
 COLOURS: dict[str, tuple[float, float, float]] = {
     "red": (0.85, 0.1, 0.1), "green": (0.15, 0.65, 0.2), "blue": (0.15, 0.35, 0.85), "yellow": (0.95, 0.85, 0.15),
@@ -176,7 +164,7 @@ class Lexicon:
                     # The name without a storey noun decorating it: "2F - Story" is also "2F".
                     core = re.sub(r"\s+", " ", re.sub(rf"\b({nouns})\b|[-_:/()\[\],]", " ", fold(phrase))).strip()
                     if core and core != fold(phrase) and any(c.isalpha() for c in core) and len(core) > 1 \
-                            and core not in GENERIC_WORDS and not all(w in UNITS for w in core.split()):
+                            and core not in GENERIC_WORDS and not all(w in length_units() for w in core.split()):
                         cores.setdefault(core, []).append(st.id)
         for core, ids in cores.items():
             if len(set(ids)) == 1:

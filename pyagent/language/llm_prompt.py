@@ -13,13 +13,16 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pyagent.language.llm_schema import load_action_schema
 from pyagent.model import Building, Element, Pose
 from pyagent.vocabulary import KIND_WORDS, class_noun
+
+if TYPE_CHECKING:
+    from pyagent.language.host import Host
 
 # Utterance -> program examples shown to the model (validated against the schema by the tests).
 EXAMPLES: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -215,13 +218,10 @@ def context_from_building(building: Building, pose: Pose, *, it: Sequence[str] =
     }
 
 
-def context_from_session(session: Any) -> dict[str, Any]:
-    """``context_from_building`` for a ``pyagent.session.Session`` (its building, pose, "it" and selection)."""
-    executor = getattr(session, "executor", None)
-    scene = getattr(session, "scene", None)
-    return context_from_building(session.building, session.pose,
-                                 it=list(getattr(executor, "last_ids", []) or []),
-                                 selected=list(getattr(scene, "selected", []) or []))
+def context_from_session(session: Host) -> dict[str, Any]:
+    """``context_from_building`` for a session (``host.Host``: its building, pose, "it" and selection)."""
+    view = session.view()
+    return context_from_building(session.building, session.pose, it=view.it(), selected=view.selected())
 
 
 def _refs_text(items: Sequence[dict[str, Any]]) -> str:

@@ -11,26 +11,29 @@ the executor.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from pyagent.language import phrasing
+from pyagent.language import phrasing, spoken_numbers
+from pyagent.language.dialogue import Dialogue
 from pyagent.language.lexicon import (
     BUILTIN_PROPERTIES,
     COLOUR_MODIFIERS,
     COLOURS,
-    NUMBER_WORDS,
-    ORDINALS,
     STOREY_WORDS,
-    UNITS,
     Lexicon,
     ascii_fold,
     fold,
 )
+from pyagent.language.scene_view import SceneView
 from pyagent.language.storey_ordinals import resolve_storey, storey_number
-from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS
+from pyagent.language.units import length_units
+from pyagent.model import Building
+from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, plural_noun, singular_noun
 
 Selector = dict[str, Any]
 Step = dict[str, Any]
@@ -112,18 +115,13 @@ class ParseResult:
     recognised: bool = False  # the request was recognised but a part of it means nothing usable
 
 
-@dataclass
-class Memory:
-    """What the dialogue remembers between utterances."""
+@dataclass(frozen=True)
+class RoomHit:
+    """A room named in a noun phrase: its ids (homonyms: several), where, and whether plural ("kitchens")."""
 
-    last_steps: list[Step] = field(default_factory=list)
-
-
-def _num(tok: str) -> float | None:
-    try:
-        return float(tok)
-    except ValueError:
-        return NUMBER_WORDS.get(tok) if tok not in ("a", "an") else None
+    ids: list[str]
+    span: tuple[int, int]
+    plural: bool
 
 
 NOTE_VERBS = (r"note|make a note|take a note|add a note|record|remember|log|flag|write down|raise an issue|"
@@ -143,19 +141,13 @@ def normalise(text: str) -> str:
     t = re.sub(r"(?<!\d)\.(?!\d)", " , ", t)
     t = t.replace("°", " degrees ").replace("²", " square").replace("³", " cubic")
     t = re.sub(r"\bone and a half\b", "1.5", t)
+    t = spoken_numbers.digits(t)  # "two" -> "2", "forty two" -> "42"; ordinals and a lone "one" stay words
+    t = re.sub(r"\b(\d+(?:\.\d+)?) and a half\b", lambda m: _fmt(float(m.group(1)) + 0.5), t)  # before "a half"
     t = re.sub(r"\b(a|one) half\b", "0.5", t)
     t = re.sub(r"\bhalf an? (meter|m|foot)\b", r"0.5 \1", t)
     t = re.sub(r"\bhalf a turn\b", "180 degrees", t)
     t = re.sub(r"\ba quarter turn\b", "90 degrees", t)
-    t = re.sub(r"\b(\w+) and a half\b",
-               lambda m: str((_num(m.group(1)) or 0) + 0.5) if _num(m.group(1)) else m.group(0), t)
-    t = re.sub(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -](one|two|three|four|five|six|seven|"
-               r"eight|nine)\b", lambda m: str(int(NUMBER_WORDS[m.group(1)] + NUMBER_WORDS[m.group(2)])), t)
-    t = re.sub(r"\b(one|two|three|four|five|six|seven|eight|nine) hundred\b",
-               lambda m: str(int(NUMBER_WORDS[m.group(1)] * 100)), t)
-    t = re.sub(r"\bone (?=(meter|meters|m|cm|centimeters?|mm|foot|feet|ft|degree|degrees|inch|inches)\b)", "1 ", t)
-    t = re.sub(r"\b(zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
-               r"fifty|sixty|seventy|eighty|ninety|hundred)\b", lambda m: _fmt(NUMBER_WORDS[m.group(1)]), t)
+    t = re.sub(rf"\bone (?=({_unit_words()}|degrees?)\b)", "1 ", t)
     t = re.sub(r"\ban? (meter|m|foot|centimeter|cm|degree)\b", r"1 \1", t)
     t = re.sub(FILLERS, " ", t)
     t = re.sub(r"\bhow (tall|high|wide|long|deep|thick|big|large|far( away)?|heavy|old) (it|they|this|that|these|those)"
@@ -164,6 +156,12 @@ def normalise(text: str) -> str:
     t = re.sub(r"\s*,\s*", " , ", t)
     t = re.sub(r"\s+", " ", t).strip(" ,")
     return phrasing.rewrite(t).strip(" ,")
+
+
+@lru_cache(maxsize=1)
+def _unit_words() -> str:
+    """The length units as a regex alternation, longest first; not "in" (an inch, and a preposition)."""
+    return "|".join(re.escape(u) for u in sorted(length_units(), key=len, reverse=True) if u != "in")
 
 
 def _fmt(v: float) -> str:
@@ -184,10 +182,10 @@ class Parser:
         self.lex = lexicon
         self.hooks: list[ClauseHook] = list(hooks)
         b = lexicon.building
-        words = sorted(set(lexicon.class_words) | {_pl(w) for w in lexicon.class_words}, key=len, reverse=True)
+        words = sorted(set(lexicon.class_words) | {plural_noun(w) for w in lexicon.class_words}, key=len, reverse=True)
         self._class_re = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
         self._heads = frozenset(w.split()[-1] for w in lexicon.class_words if " " in w)
-        kinds = sorted(set(lexicon.kinds) | {_pl(k) for k in lexicon.kinds}, key=len, reverse=True)
+        kinds = sorted(set(lexicon.kinds) | {plural_noun(k) for k in lexicon.kinds}, key=len, reverse=True)
         self._kind_re = re.compile(r"\b(" + "|".join(map(re.escape, kinds)) + r")\b")
         self._storey_names = sorted(lexicon.storeys, key=len, reverse=True)
         # The building's phrases compiled once (a parse tries them all; compiled on the fly they would
@@ -199,11 +197,13 @@ class Parser:
                                   for p in self._storey_names + sorted(STOREY_WORDS, key=len, reverse=True)]
         self._room_res = [(re.compile(rf"(?<![\w]){re.escape(e.phrase)}(s|es|'s)?(?![\w])"), e) for e in lexicon.rooms]
         self.building = b
-        self._room_plural = False
 
     # ---- top level ------------------------------------------------------------------------
-    def parse(self, text: str, ctx: ParseContext) -> ParseResult:
-        self._raw = text
+    def parse(self, text: str, scene: SceneView, dialogue: Dialogue) -> ParseResult:
+        """The program ``text`` asks for, or why there is none. A function of its arguments and the
+        building's vocabulary (this parser's lexicon): the scene is only asked (``SceneView`` is
+        read-only) and nothing is kept from one parse to the next."""
+        ctx = ParseContext(scene, dialogue, text)
         t = normalise(text)
         if not t:
             return ParseResult(None, 0.0, "nothing was said")
@@ -278,7 +278,7 @@ class Parser:
         elif verb in ("paint", "color", "make", "turn"):
             return None
         def has_head(x: str) -> bool:
-            return bool(self._class_re.search(x) or self._kind_re.search(x) or self._room(" " + x + " ", None))
+            return bool(self._class_re.search(x) or self._kind_re.search(x) or self._room(" " + x + " "))
         if not has_head(a) or not has_head(b) or b.split()[0] in VERBS_AFTER_AND:
             return None
         return [f"{verb} {a}{tail}", f"{verb} {b}"]
@@ -319,17 +319,17 @@ class Parser:
         m = re.match(rf"^({NOTE_VERBS})( that| saying| about)?\s+(.+)$", c)
         if m:
             text = m.group(3).strip()
-            step: Step = {"op": "note", "text": self._as_said(text)[:500]}
+            step: Step = {"op": "note", "text": self._as_said(text, ctx)[:500]}
             sel = self.selector(text, ctx, allow_empty=True)
             if sel:
                 step["target"] = sel
             return [step]
         return None
 
-    def _as_said(self, text: str) -> str:
+    def _as_said(self, text: str, ctx: ParseContext) -> str:
         """The note's words as the user wrote or said them (case, quotes, punctuation), when the note is
         the rest of the utterance; else the normalised words."""
-        raw = " ".join(str(getattr(self, "_raw", "")).split())
+        raw = " ".join(ctx.raw.split())
         m = re.search(rf"(?i)\b({NOTE_VERBS})( that| saying| about)?[\s:,]+(.+)$", raw)
         if m and " ".join(normalise(m.group(3)).strip(" ,").split()) == " ".join(text.strip(" ,").split()):
             return m.group(3).strip()
@@ -840,7 +840,7 @@ class Parser:
             rf"^(move|shift|push|pull|slide|nudge|drag|bring)\s+(?P<np>.+?)\s+(to the |towards the |to |towards |)?"
             rf"(my )?{dirs}( by)? (?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)$", c)
         if m:
-            unit = UNITS.get(m.group("unit"))
+            unit = length_units().get(m.group("unit"))
             if unit is None:
                 return None
             sel = self.selector(m.group("np"), ctx)
@@ -850,13 +850,13 @@ class Parser:
             d = {"ahead": "forward", "forward": "forward", "back": "back", "up": "up", "down": "down"}.get(d, d)
             return [{"op": "move", "target": sel, "direction": d, "distance": round(float(m.group("n")) * unit, 4)}]
         m = re.match(r"^(raise|lift|lower|drop)\s+(?P<np>.+?)\s+(by )?(?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)$", c)
-        if m and UNITS.get(m.group("unit")):
+        if m and length_units().get(m.group("unit")):
             sel = self.selector(m.group("np"), ctx)
             if sel is None:
                 return None
             d = "up" if m.group(1) in ("raise", "lift") else "down"
             return [{"op": "move", "target": sel, "direction": d,
-                     "distance": round(float(m.group("n")) * UNITS[m.group("unit")], 4)}]
+                     "distance": round(float(m.group("n")) * length_units()[m.group("unit")], 4)}]
         return None
 
     def _add_prop(self, c: str, ctx: ParseContext) -> list[Step] | None:
@@ -895,11 +895,11 @@ class Parser:
     # ---- follow-ups -----------------------------------------------------------------------
     def _follow_up(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """"and upstairs?", "what about the kitchen", "the windows too", "again"."""
-        last = ctx.memory.last_steps
+        last = ctx.dialogue.last_steps
         if not last:
             return None
         if re.fullmatch(r"(again|do (it|that) again|same again|once more|one more time|repeat( that)?)", c):
-            return [dict(s) for s in last if s["op"] not in ("undo", "redo", "save")]
+            return [copy.deepcopy(s) for s in last if s["op"] not in ("undo", "redo", "save")]
         m = re.match(r"^(and|what about|how about|and what about|and how about|same for|now|also)?\s*(?P<np>.+?)"
                      r"( too| as well| also)?$", c)
         if not m:
@@ -914,12 +914,12 @@ class Parser:
         if not sel:
             return None
         steps = []
-        for s in last:
-            s2 = dict(s)
+        for s in last:  # copies: the program never shares parts with the dialogue it came from
+            s2 = copy.deepcopy(s)
             key = "target" if "target" in s else ("to" if "to" in s else None)
             if key is None:
                 return None
-            base = dict(s[key])
+            base = s2[key]
             if sel.get("class") == ["IfcSpace"] and sel.get("ids") and base.get("class") not in (["IfcSpace"], None):
                 room_sel = {k: v for k, v in sel.items() if k in ("class", "ids", "order", "limit")}
                 base.pop("room", None)
@@ -956,9 +956,9 @@ class Parser:
             return st.id if st is not None else f"missing:{m.group(0)}"
         for pattern, spec in self._storey_word_res:
             if pattern.search(t):
-                return ctx.storey_for(spec, self.lex.roof_storeys)
+                return storey_for(self.building, ctx.scene.user_storey(), spec, self.lex.roof_storeys)
         if re.search(r"\b(up there|above us|upper|top)\b", t):
-            return ctx.storey_for("upper")
+            return storey_for(self.building, ctx.scene.user_storey(), "upper")
         return None
 
     def selector(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
@@ -995,10 +995,11 @@ class Parser:
             t = t[:m.start()] + " nearest " + t[m.end():]
         m = re.search(r"\b(within|less than|closer than|no more than|at most)\s+(?P<n>\d+(\.\d+)?)\s*(?P<u>[a-z]+)"
                       r"\s+(of|from)\s+(?P<np>(the |a |an |this |that )?[\w\- ü]+?)" + NOUN_STOP, t)
-        if m and m.group("u") in UNITS and not re.fullmatch(USER_WORDS, m.group("np").strip()):
+        if m and m.group("u") in length_units() and not re.fullmatch(USER_WORDS, m.group("np").strip()):
             anchor = self.selector(m.group("np"), ctx)
             if anchor is not None:
-                relations.append({"rel": "within", "distance": round(float(m.group("n")) * UNITS[m.group("u")], 4),
+                metres = round(float(m.group("n")) * length_units()[m.group("u")], 4)
+                relations.append({"rel": "within", "distance": metres,
                                   "of": _singular(anchor, m.group("np"), force=True)})
                 t = t[:m.start()] + " " + t[m.end():]
         anchor_rels = [
@@ -1057,8 +1058,9 @@ class Parser:
                 t = t[:m.start()] + " " + t[m.end():]
         m = re.search(r"\b(within|less than|closer than|under|no more than|at most)\s+(?P<n>\d+(\.\d+)?)\s*"
                       r"(?P<u>[a-z]+)( (of|from) (me|you|here))?( away)?\b", t)
-        if m and m.group("u") in UNITS:
-            relations.append({"rel": "within", "distance": round(float(m.group("n")) * UNITS[m.group("u")], 4)})
+        if m and m.group("u") in length_units():
+            metres = round(float(m.group("n")) * length_units()[m.group("u")], 4)
+            relations.append({"rel": "within", "distance": metres})
             t = t[:m.start()] + " " + t[m.end():]
         m = re.search(r"\b(in (this|my|the current|our) room|in here|in the room i am in|in the same room|"
                       r"(in|of) this room|this room's|my room's)\b", t)
@@ -1075,7 +1077,7 @@ class Parser:
                    "narrower": "width", "deeper": "depth", "thicker": "depth", "thinner": "depth",
                    "longer": "length", "bigger": "area", "larger": "area", "smaller": "area"}[adj]
             cmp = "lt" if adj in ("smaller", "shorter", "narrower", "lower", "thinner") else "gt"
-            unit = UNITS.get(m.group("u") or "m", 1.0)
+            unit = length_units().get(m.group("u") or "m", 1.0)
             value = float(m.group("n")) * (unit ** (2 if key == "area" else 1))
             sel.setdefault("where", []).append({"key": key, "cmp": cmp, "value": round(value, 6)})
             t = t[:m.start()] + " " + t[m.end():]
@@ -1096,7 +1098,7 @@ class Parser:
             if w1 in ("the", "a", "an", "all", "my", "this", "that", "of", "in", "on") or not (
                     self._class_re.fullmatch(w2) or self._kind_re.fullmatch(w2)):
                 continue
-            phrase = f"{w1} {_sg(w2)}"
+            phrase = f"{w1} {singular_noun(w2)}"
             if any(phrase in text for text, _cls in self.lex.all_names):
                 sel["name"] = phrase
                 t = t[:m.start()] + " " + w2 + t[end:]
@@ -1122,15 +1124,15 @@ class Parser:
             return None  # a storey the building does not have: let the caller explain
 
         # Room: "in the kitchen", "kitchen windows", or the room itself ("this room": the user's).
-        room_hit = self._room(t, ctx)
+        room_hit = self._room(t)
         m = re.search(r"\b(this|my|the current|our) room\b|\bthe room (i am|we are) in\b", t)
         if room_hit is None and m:
             here = ctx.user_room()
             if here is not None:
-                room_hit = ([here], (m.start(), m.end()))
+                room_hit = RoomHit([here], (m.start(), m.end()), False)
         room_as_target = False
         if room_hit is not None:
-            ids, span = room_hit
+            ids, span = room_hit.ids, room_hit.span
             before = t[:span[0]]
             after = t[span[1]:]
             has_other_noun = self._class_re.search(before + after) or self._kind_re.search(before + after)
@@ -1180,9 +1182,9 @@ class Parser:
             order = None
         if order:
             sel["order"] = order
-        m = re.search(r"\b(" + "|".join(ORDINALS) + r")\b", t)
-        if m:
-            sel["ordinal"] = ORDINALS[m.group(1)]
+        nth = spoken_numbers.ordinal(t)
+        if nth is not None:
+            sel["ordinal"] = nth
             sel.setdefault("order", "nearest")
         m = re.search(r"\b(last)\b", t)
         if m and "ordinal" not in sel:
@@ -1205,12 +1207,12 @@ class Parser:
         cm = self._class_re.search(t)
         if km and (not cm or km.start() <= cm.start() or cm.group(1) in ("furniture", "furnishing")):
             word = km.group(1)
-            kind = self.lex.kinds.get(word) or self.lex.kinds.get(_sg(word)) or _sg(word)
+            kind = self.lex.kinds.get(word) or self.lex.kinds.get(singular_noun(word)) or singular_noun(word)
             sel["kind"] = kind
             noun_found = True
         elif cm:
             word = cm.group(1)
-            classes = self.lex.class_words.get(word) or self.lex.class_words.get(_sg(word)) or ()
+            classes = self.lex.class_words.get(word) or self.lex.class_words.get(singular_noun(word)) or ()
             if word in ("floor", "floors") and re.search(r"\b(floors?) (of|on)\b", t):
                 classes = ("IfcSlab",)
             elif word == "floors" and not re.search(r"\b(slab|slabs|finish|tiles?)\b", t):
@@ -1222,7 +1224,7 @@ class Parser:
             if mod:
                 sel["name"] = mod
         if room_as_target and room_hit is not None:
-            rsel = self._room_selector(room_hit[0], ctx, plural=self._room_plural or bool(re.search(
+            rsel = self._room_selector(room_hit.ids, ctx, plural=room_hit.plural or bool(re.search(
                 r"\b(rooms|all|both|every|each)\b", t)))
             if noun_found and sel.get("class") not in (["IfcSpace"], None):
                 relations.append({"rel": "in", "of": rsel})
@@ -1245,8 +1247,8 @@ class Parser:
             if m and m.group("w") not in AFTER_ALL:
                 return None
             noun_found = True
-        if not noun_found and re.search(r"\b(one|ones)\b", t) and ctx.memory.last_steps:
-            last = ctx.memory.last_steps[-1]
+        if not noun_found and re.search(r"\b(one|ones)\b", t) and ctx.dialogue.last_steps:
+            last = ctx.dialogue.last_steps[-1]
             prev = last.get("target") or last.get("to") or {}
             for k in ("class", "kind", "name", "ids", "storey", "room", "where"):
                 if k in prev and k not in sel:
@@ -1267,7 +1269,7 @@ class Parser:
         m = re.search(r"\b(\d+)\s+(?=\w)", t)
         if m and "limit" not in sel and noun_found and not sel.get("where") and float(m.group(1)) < 100:
             word_after = t[m.end():].split(" ")[0]
-            if word_after not in UNITS and not word_after.startswith("degree"):
+            if word_after not in length_units() and not word_after.startswith("degree"):
                 sel["limit"] = int(m.group(1))
                 sel.setdefault("order", "nearest")
         if _is_singular(t, self._heads) and noun_found and "limit" not in sel and "ordinal" not in sel \
@@ -1296,7 +1298,7 @@ class Parser:
         if head is None:
             return None
         words = [w for w in re.findall(r"[a-zü\-]+", t[:head.start()])[-2:]
-                 if w not in MODIFIER_STOP and w not in COLOURS and w not in ORDINALS]
+                 if w not in MODIFIER_STOP and w not in COLOURS and spoken_numbers.ordinal(w) is None]
         classes = set(sel.get("class") or [])
         candidates = [" ".join(words)] if len(words) == 2 else []
         candidates += list(reversed(words))
@@ -1309,7 +1311,7 @@ class Parser:
         # A word right before the noun that names nothing here ("the garage door"): keep it, so that the
         # request is refused with a clear message instead of picking some other door.
         last = words[-1] if words else ""
-        if last and len(last) >= 4 and last not in KNOWN_ADJECTIVES and not self._room(" " + last + " ", None) \
+        if last and len(last) >= 4 and last not in KNOWN_ADJECTIVES and not self._room(" " + last + " ") \
                 and last not in MATERIAL_WORDS and last not in STOREY_WORDS:
             return last
         return None
@@ -1324,21 +1326,22 @@ class Parser:
         t = re.sub(r"\b(up there|upper|top)\b", " ", t)
         return t
 
-    def _room(self, t: str, ctx: ParseContext | None) -> tuple[list[str], tuple[int, int]] | None:
+    def _room(self, t: str) -> RoomHit | None:
+        """The first of the building's rooms that ``t`` names, where, and whether said in the plural."""
         folded = fold(t)
         af = ascii_fold(t)
         for pattern, entry in self._room_res:
             for hay in (folded, af):
                 m = pattern.search(hay)
                 if m:
-                    self._room_plural = m.group(1) in ("s", "es")
-                    return entry.ids, (m.start(), m.end())
+                    return RoomHit(entry.ids, (m.start(), m.end()), m.group(1) in ("s", "es"))
         return None
 
     def _room_selector(self, ids: list[str], ctx: ParseContext, plural: bool = False) -> Selector:
         if len(ids) == 1:
             return {"class": ["IfcSpace"], "ids": list(ids)}
-        mine = [i for i in ids if self.building.elements[i].storey == ctx.storey_for("mine")]
+        here_storey = storey_for(self.building, ctx.scene.user_storey(), "mine")
+        mine = [i for i in ids if self.building.elements[i].storey == here_storey]
         if plural:
             return {"class": ["IfcSpace"], "ids": sorted(ids)}
         here = ctx.user_room()
@@ -1364,83 +1367,72 @@ class Parser:
         return sel
 
 
-@dataclass
+@dataclass(frozen=True)
 class ParseContext:
-    """What the parser may look at: the user's storey, the selection, current colours, memory."""
+    """Everything one parse reads besides the text and the building's vocabulary, made anew for each
+    parse (``Parser.parse``): the scene, read-only (``scene_view.SceneView``), the dialogue, and the
+    utterance as said (notes keep the user's own words). Nothing in it is written during the parse."""
 
-    session: Any
-    memory: Memory
+    scene: SceneView
+    dialogue: Dialogue
+    raw: str = ""
 
     @property
     def selected(self) -> list[str]:
-        return list(self.session.scene.selected)
-
-    def storey_for(self, spec: str, roof_only: Collection[str] = ()) -> str | None:
-        """The storey a spoken spec means; ``roof_only``: storeys holding only the roof (not "the top floor")."""
-        b = self.session.building
-        if not b.storeys:
-            return None
-        mine = self.session.spatial.storey_of_point(float(self.session.pose.position[2]))
-        ground = b.storey(b.ground_storey) or b.storeys[0]
-        mine = mine or ground
-        idx = {s.index: s for s in b.storeys}
-        if spec == "mine":
-            return mine.id
-        if spec == "ground":
-            return ground.id
-        if spec == "below_or_ground":
-            return (idx.get(mine.index - 1) or ground).id if mine.index > ground.index else ground.id
-        if spec == "upper":
-            base = mine if mine.index > ground.index else ground
-            nxt = idx.get(base.index + 1) if base is ground else base
-            return nxt.id if nxt else None
-        if spec == "upper2":
-            nxt = idx.get(ground.index + 2)
-            return nxt.id if nxt else None
-        if spec == "above":
-            nxt = idx.get(mine.index + 1)
-            return nxt.id if nxt else None
-        if spec == "below":
-            prv = idx.get(mine.index - 1)
-            return prv.id if prv else None
-        if spec == "top":
-            rooms_storeys = [s for s in b.storeys if any(e.storey == s.id for e in b.spaces()
-                                                         if e.long_name.lower() not in ("roof",))]
-            floors = [s for s in b.storeys if s.id not in roof_only] or b.storeys
-            return (rooms_storeys[-1] if rooms_storeys else floors[-1]).id
-        if spec == "lowest":
-            return b.storeys[0].id
-        return None
+        return self.scene.selected()
 
     def user_room(self) -> str | None:
-        from pyagent.actions.selectors import Context
-
-        ses = self.session
-        return Context(ses.building, ses.graph, ses.spatial, ses.scene).user_room()
+        return self.scene.user_room()
 
     def hidden_any(self, sel: Selector) -> bool:
         """Would ``show`` change anything for this selector? (Else "show me X" means point it out.)"""
-        hidden = self.session.scene.hidden
-        if not hidden:
-            return False
-        return any(g in hidden for g in self.session.executor.peek(sel))
+        return self.scene.any_hidden() and self.scene.is_hidden(self.scene.peek(sel))
 
     def current_colour(self, sel: Selector) -> list[float] | None:
-        ids: list[str] = []
         if sel.get("ref") == "it":
-            ids = list(self.session.executor.last_ids)
+            ids = self.scene.it()
         elif sel.get("ref") == "selected":
             ids = self.selected
         else:
-            ids = self.session.executor.peek(sel)
-        for g in ids:
-            col = self.session.scene.colors.get(g)
-            if col:
-                return list(col)
-            el = self.session.building.elements.get(g)
-            if el is not None and el.color:
-                return list(el.color)
+            ids = self.scene.peek(sel)
+        return self.scene.colour_of(ids)
+
+
+def storey_for(b: Building, mine_id: str | None, spec: str, roof_only: Collection[str] = ()) -> str | None:
+    """The storey a spoken spec ("mine", "above", "top", ...) means for a user on storey ``mine_id``
+    (None: the ground storey); ``roof_only``: storeys holding only the roof (not "the top floor")."""
+    if not b.storeys:
         return None
+    ground = b.storey(b.ground_storey) or b.storeys[0]
+    mine = (b.storey(mine_id) if mine_id is not None else None) or ground
+    idx = {s.index: s for s in b.storeys}
+    if spec == "mine":
+        return mine.id
+    if spec == "ground":
+        return ground.id
+    if spec == "below_or_ground":
+        return (idx.get(mine.index - 1) or ground).id if mine.index > ground.index else ground.id
+    if spec == "upper":
+        base = mine if mine.index > ground.index else ground
+        nxt = idx.get(base.index + 1) if base is ground else base
+        return nxt.id if nxt else None
+    if spec == "upper2":
+        nxt = idx.get(ground.index + 2)
+        return nxt.id if nxt else None
+    if spec == "above":
+        nxt = idx.get(mine.index + 1)
+        return nxt.id if nxt else None
+    if spec == "below":
+        prv = idx.get(mine.index - 1)
+        return prv.id if prv else None
+    if spec == "top":
+        rooms_storeys = [s for s in b.storeys if any(e.storey == s.id for e in b.spaces()
+                                                     if e.long_name.lower() not in ("roof",))]
+        floors = [s for s in b.storeys if s.id not in roof_only] or b.storeys
+        return (rooms_storeys[-1] if rooms_storeys else floors[-1]).id
+    if spec == "lowest":
+        return b.storeys[0].id
+    return None
 
 
 def _is_filler_clause(c: str) -> bool:
@@ -1456,24 +1448,6 @@ def split_clauses(t: str) -> list[str]:
     return out or [t]
 
 
-def _pl(word: str) -> str:
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
-
-
-def _sg(word: str) -> str:
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "sses")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
 def _is_singular(t: str, more_nouns: frozenset[str] = frozenset()) -> bool:
     """Does a noun phrase talk about one thing ("the door") rather than many ("doors", "all")?
     ``more_nouns``: the building's own class nouns' last words ("device" of "shading device")."""
@@ -1481,8 +1455,8 @@ def _is_singular(t: str, more_nouns: frozenset[str] = frozenset()) -> bool:
                  r"furnishings?|stuff|roof|ceiling|facade|façade)\b", t):
         return False
     words = re.findall(r"[a-zü\-]+", t)
-    nouns = [w for w in words if w in CLASS_WORDS or _sg(w) in CLASS_WORDS or w in KIND_WORDS or _sg(w) in KIND_WORDS
-             or w in more_nouns or _sg(w) in more_nouns
+    nouns = [w for w in words if w in CLASS_WORDS or singular_noun(w) in CLASS_WORDS or w in KIND_WORDS
+             or singular_noun(w) in KIND_WORDS or w in more_nouns or singular_noun(w) in more_nouns
              or w in ("thing", "things", "object", "objects", "element", "elements", "item", "items", "one", "ones")]
     if not nouns:
         return True

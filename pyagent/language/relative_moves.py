@@ -2,7 +2,7 @@
 (``data/relative_moves.yaml``): "move forward two metres", "step back a bit", "take two steps to the left"
 -> ``walk``; "go up one floor", "go down a floor" -> ``change_floor``. Turning is the general parser's.
 
-Lengths are read like the review tools read them (text2num for number words, the lexicon's units); a step
+Lengths are read like the review tools read them (text2num for number words, pint's units: ``units``); a step
 without a length is ``default_m``, "a bit" is the list's value, a pace ``pace_m``.
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from text_to_num import alpha2digit
 
-from pyagent.language.lexicon import UNITS
+from pyagent.language.units import length_units
 
 if TYPE_CHECKING:
     from pyagent.language.parser import ParseContext
@@ -40,7 +40,7 @@ def _words() -> dict[str, dict[str, str]]:
 
 
 def _amount(suffix: str) -> str:
-    units = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
+    units = "|".join(re.escape(u) for u in sorted(length_units(), key=len, reverse=True))
     return rf"(?P<n{suffix}>\d+(?:\.\d+)?) ?(?P<unit{suffix}>{units})\b"
 
 
@@ -70,7 +70,7 @@ def rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
 def _metres(g: dict[str, str | None]) -> float | None:
     for suffix in ("", "2"):
         if g.get(f"n{suffix}"):
-            return float(str(g[f"n{suffix}"])) * UNITS[str(g[f"unit{suffix}"])]
+            return float(str(g[f"n{suffix}"])) * length_units()[str(g[f"unit{suffix}"])]
     return None
 
 

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from hassil import Intents, recognize, recognize_all
 
+from pyagent.language import units
+
 if TYPE_CHECKING:
     from pyagent.language.parser import ParseContext, Parser
 
@@ -87,13 +89,6 @@ def _clean(text: str) -> str:
     return strip_fillers(re.sub(r"\s+", " ", t).strip())
 
 
-@lru_cache(maxsize=1)
-def _units() -> Any:
-    import pint
-
-    return pint.UnitRegistry()
-
-
 def _word_number(word: str) -> str:
     """"one" -> "1" (text2num's alpha2digit leaves a lone small number word alone)."""
     from text_to_num import text2num
@@ -121,12 +116,7 @@ def parse_length(text: str) -> float | None:
     value, unit = float(m.group(1)), m.group(2)
     if not unit:
         return value if value <= BARE_METRES_UP_TO else value / 100.0
-    unit = {"m": "meter", "cm": "centimeter", "mm": "millimeter", "ft": "foot", "in": "inch"}.get(unit, unit)
-    try:
-        q = _units().Quantity(value, unit)
-        return float(q.to("meter").magnitude)
-    except Exception:  # noqa: BLE001 - pint raises several unrelated types for words it does not know
-        return None
+    return units.metres(value, unit)
 
 
 def _clock_words(t: str) -> str:
@@ -202,7 +192,7 @@ class ReviewIntents:
         threading.Thread(target=self._warm, name="review-warm", daemon=True).start()
 
     def _warm(self) -> None:
-        _units()
+        units.length_units()
         site = getattr(self.parser.building, "site", None)
         if site is not None:
             from pyagent.review.sun import timezone_at

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
-from functools import lru_cache
-
-from text_to_num import alpha2digit
 
 from pyagent.ingest import ground_storey
+from pyagent.language.spoken_numbers import number_in
 from pyagent.model import Building, Storey
 from pyagent.vocabulary import class_matches
 
-_NUMBER = re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th|\.|f)?(?![\d.])", re.IGNORECASE)
+#: The languages a storey's own name is read in ("Level Two", "Zweites Obergeschoss"), in this order.
+NAME_LANGUAGES = ("en", "de")
 
 
-@lru_cache(maxsize=4096)
 def storey_number(phrase: str, language: str = "en") -> int | None:
     """The number in ``phrase`` (words or digits, ordinal or cardinal), or None."""
-    digits = alpha2digit(phrase, language, threshold=0)
-    found = _NUMBER.search(digits)
-    return int(found.group(1)) if found else None
+    return number_in(phrase, (language,))
 
 
 def roof_storeys(building: Building) -> set[str]:
@@ -41,7 +36,8 @@ def roof_storeys(building: Building) -> set[str]:
 
 def resolve_storey(phrase: str, storeys: list[Storey], language: str = "en",
                    roof_only: Collection[str] = ()) -> Storey | None:
-    """The storey ``phrase`` names: one whose name carries that number ("Level 2") first; otherwise
+    """The storey ``phrase`` names: one whose name carries that number ("Level 2", "2. OG", "Zweites
+    Obergeschoss": names are read in ``NAME_LANGUAGES``) first; otherwise
     the Nth storey by elevation counting the ground storey (``ingest.ground_storey``) as the first.
     ``roof_only`` (see ``roof_storeys``): storeys left out of that count."""
     number = storey_number(phrase, language)
@@ -49,7 +45,7 @@ def resolve_storey(phrase: str, storeys: list[Storey], language: str = "en",
         return None
     for storey in storeys:
         names = (storey.name, storey.long_name)
-        if any(storey_number(name, language) == number for name in names if name):
+        if any(number_in(name, NAME_LANGUAGES) == number for name in names if name):
             return storey
     ordered = sorted(storeys, key=lambda st: st.elevation)
     ground = ground_storey(ordered)

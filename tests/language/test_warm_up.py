@@ -25,7 +25,7 @@ def test_warm_up_requests_are_data_and_all_parse(session: Session) -> None:
     assert texts and all(isinstance(t, str) and t.strip() for t in texts)
     fe = front.FrontEnd(session, use_llm=False)
     for text in texts:  # a warm-up request the parser cannot read would warm nothing
-        parsed = fe.parser.parse(text, front.ParseContext(session, front.Memory()))
+        parsed = fe.parser.parse(text, session.view(), front.Dialogue())
         assert parsed.program is not None, text
 
 
@@ -35,13 +35,13 @@ def test_warming_changes_nothing_and_happens_once(session: Session) -> None:
     r = session.say("hide the doors")
     assert r.ok
     hidden = session.state()
-    remembered = vars(fe.memory).copy()
+    remembered = vars(session.dialogue).copy()
     assert fe.warm_s is None
     took = fe.warm_parser()
     assert took > 0 and fe.warm_s == took
     assert fe.warm_parser() == took  # once per front end
     assert session.state() == hidden  # nothing ran: the doors stay hidden, nothing else changed
-    assert vars(fe.memory) == remembered  # the dialogue did not hear the warm-up
+    assert vars(session.dialogue) == remembered  # the dialogue did not hear the warm-up
     assert session.say("undo").ok and session.state() == before  # undo still undoes the user's request
 
 

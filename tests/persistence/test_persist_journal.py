@@ -25,8 +25,7 @@ def history_of(s: Session) -> tuple[list[Any], list[Any]]:
 
 
 def snapshot(s: Session) -> dict[str, Any]:
-    front = s._front
-    steps = front.memory.last_steps if front is not None else []
+    steps = s.dialogue.last_steps
     return {"state": s.state(), "revision": s.revision, "history": history_of(s), "it": list(s.executor.last_ids),
             "steps": steps}
 

@@ -256,7 +256,7 @@ def test_every_template_sentence_parses_to_its_op(session: Session) -> None:
     from pyagent.language.review_intents import sentences
 
     front = session.front_end()
-    ctx = ParseContext(session, front.memory)
+    ctx = ParseContext(session.view(), session.dialogue)
     validator = jsonschema.Draft202012Validator(json.loads((REPO / "pyagent/actions/action.schema.json").read_text()))
     seen: dict[str, int] = {}
     for intent, text in sentences():

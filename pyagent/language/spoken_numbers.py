@@ -1,0 +1,77 @@
+"""Numbers said in words, as digits, by text2num: "two doors" -> "2 doors", "forty two" -> "42",
+"eight hundred and fifty" -> "850", "zero point five" -> "0.5"; German as well ("zwei", "einundzwanzig",
+"zweites" -> "2.") where a building's own names are read.
+
+For the parser's requests (``digits``) ordinal words stay words ("the first door", "second floor",
+"first, hide the doors": the parser reads ordinals itself) and so does a lone "one" ("this one",
+"the one on the left"); ``number_in`` reads every number, ordinals included ("2nd", "zweites")."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from text_to_num import alpha2digit
+
+# Words that may be ordinals ("first", "second", "third", "twentieth"; German "zweite", "dritten"):
+# text2num says which really are.
+_ORDINAL_SHAPE = {
+    "en": re.compile(r"\b([^\W\d_]+(?:st|nd|rd|th))\b"),
+    "de": re.compile(r"\b([^\W\d_]+(?:te|ten|ter|tes|tem|ste|sten|ster|stes|stem))\b"),
+}
+_ORDINAL = re.compile(r"\d+(st|nd|rd|th|\.)?")
+
+
+@lru_cache(maxsize=4096)
+def _ordinal_value(word: str, language: str) -> int | None:
+    """The number an ordinal word says ("third" -> 3, "zweites" -> 2); None for any other word."""
+    said = alpha2digit(word, language, threshold=0)
+    found = _ORDINAL.fullmatch(said)
+    if said == word or found is None or found.group(1) is None:
+        return None
+    return int(said.removesuffix(found.group(1)))
+
+
+_ORDINAL_WORD = re.compile(r"\b(\d+(?:st|nd|rd|th)|[a-z]+(?:st|nd|rd|th))\b")
+
+
+def ordinal(text: str) -> int | None:
+    """The first English ordinal in ``text`` ("the third door", "2nd"), up to 100; None if none."""
+    for m in _ORDINAL_WORD.finditer(text):
+        word = m.group(1)
+        n = int(word[:-2]) if word[0].isdigit() else _ordinal_value(word, "en")
+        if n is not None and 1 <= n <= 100:
+            return n
+    return None
+
+
+def digits(text: str, language: str = "en") -> str:
+    """``text`` with its cardinal numbers in words written as digits; ordinals, and "one" standing
+    alone, stay words."""
+    out: list[str] = []
+    pending: list[str] = []
+    pieces = _ORDINAL_SHAPE[language].split(text)
+    for i, piece in enumerate(pieces):
+        if i % 2 and _ordinal_value(piece, language) is not None:
+            out.append(alpha2digit("".join(pending), language, threshold=2) if pending else "")
+            out.append(piece)
+            pending = []
+        else:
+            pending.append(piece)
+    if pending:
+        out.append(alpha2digit("".join(pending), language, threshold=2))
+    return "".join(out)
+
+
+_NUMBER = re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th|\.|f)?(?![\d.])", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def number_in(phrase: str, languages: tuple[str, ...] = ("en",)) -> int | None:
+    """The first whole number in ``phrase`` (words or digits, ordinal or cardinal: "level two", "the 2nd
+    floor", "2F", "Zweites Obergeschoss" with "de"), read in the first of ``languages`` that finds one."""
+    for language in languages:
+        found = _NUMBER.search(alpha2digit(phrase, language, threshold=0))
+        if found:
+            return int(found.group(1))
+    return None
