@@ -148,6 +148,39 @@ def _matches_name(el: Element, name: str) -> bool:
     return n == el.id.lower() or any(n in t.lower() for t in (el.name, el.long_name, el.object_type, el.type_name))
 
 
+_NAME_WORD = re.compile(r"[^\W_]+")
+
+
+def _name_texts(el: Element) -> tuple[str, ...]:
+    return (el.name, el.long_name, el.object_type, el.type_name)
+
+
+def _matches_name_whole(el: Element, name: str) -> bool:
+    """``name`` as whole words of one of the element's names ("Room I" is not in "Room II")."""
+    pattern = re.compile(rf"(?<![^\W_]){re.escape(name.lower())}(?![^\W_])")
+    return name.lower() == el.id.lower() or any(pattern.search(t.lower()) for t in _name_texts(el))
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _matches_name_words(el: Element, name: str) -> bool:
+    """Every word of ``name`` is a word of one name, in any order ("dining chair" in "Chair - Dining")."""
+    wanted = {_stem(w) for w in _NAME_WORD.findall(name.lower())}
+    return bool(wanted) and any(wanted <= {_stem(w) for w in _NAME_WORD.findall(t.lower())} for t in _name_texts(el))
+
+
+def name_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, name: str) -> np.ndarray:
+    """Rows whose element the name means: whole-word matches where there are any, else the name inside
+    a name (prefixes, compounds), else all its words in any order."""
+    for test in (_matches_name_whole, _matches_name, _matches_name_words):
+        hit = rows[[test(els[ids[r]], name) for r in rows]] if len(rows) else rows
+        if len(hit):
+            return hit
+    return hit
+
+
 def element_value(el: Element, key: str) -> Any:
     """A property, quantity or dimension of an element by an everyday key; None when it has none."""
     k = key.strip().lower().replace(" ", "_")
@@ -312,7 +345,7 @@ class Resolver:
         if sel.get("kind"):
             rows = rows[[_matches_kind(els[ids[r]], sel["kind"]) for r in rows]]
         if sel.get("name"):
-            rows = rows[[_matches_name(els[ids[r]], sel["name"]) for r in rows]]
+            rows = name_rows(els, ids, rows, sel["name"])
         if sel.get("storey"):
             st = resolve_storey(b, ctx, sel["storey"])
             rows = rows[sp.storey_of[rows] == st.id]

@@ -126,6 +126,48 @@ class Aggregates:
         sel.pop("order", None)
         return {"op": "aggregate", "target": sel, "property": prop, "fn": fn}
 
+    def _total(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
+        return self._aggregate({**g, "fn": "total"}, ctx)
+
+    def _quantity_in_units(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
+        prop = _words()["unit_quantity"][str(g["unit_quantity"])]
+        sel = self._things(str(g["np"]), ctx)
+        if sel is None:
+            return None
+        if not _has_noun(sel) and not (sel.get("storey") or sel.get("room")):
+            return None
+        return {"op": "get", "target": sel, "property": prop}
+
+    def _superlative_which(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
+        """"which is the biggest room", "which of the kitchens is the smallest": the one, not its size."""
+        order = _words()["which_order"][str(g["which_order"])]
+        sel = self._things(str(g["np"]), ctx)
+        if sel is None or not _has_noun(sel):
+            return None
+        sel.pop("ref", None)
+        return {"op": "list", "target": {**sel, "order": order, "limit": 1}}
+
+    def _choices(self, text: str, by: str, ctx: ParseContext) -> dict[str, Any] | None:
+        """"…, level 1 or level 2": the storeys or rooms named as the choices, or None."""
+        ids: list[str] = []
+        for part in re.split(r",\s*|\s+or\s+", text.strip(" ?")):
+            part = part.strip()
+            if not part:
+                continue
+            if by == "storey":
+                spec = self.parser._storey_spec(part, ctx)
+                if spec is None or spec.startswith("missing:"):
+                    return None
+                ids.append(spec)
+            else:
+                hit = self.parser._room(part, ctx)
+                if hit is None:
+                    return None
+                ids.extend(hit[0])
+        if len(ids) < 2:
+            return None
+        return {"class": ["IfcBuildingStorey" if by == "storey" else "IfcSpace"], "ids": sorted(set(ids))}
+
     def _superlative(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
         w = _words()
         fn, implied = w["superlative"][str(g["superlative"])].split()
@@ -161,7 +203,12 @@ class Aggregates:
         if pick:
             step["pick"] = _words()["pick"][str(g["pick"])]
         among_text = (g.get("among") or "").strip()
-        if among_text:
+        if g.get("choices"):
+            choices = self._choices(str(g["choices"]), by, ctx)
+            if choices is None:
+                return None
+            step["among"] = choices
+        elif among_text:
             noun = "rooms" if by == "room" else "floors"
             among = self.parser.selector(f"{noun} {among_text}", ctx)
             if not among:

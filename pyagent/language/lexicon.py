@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from pathlib import Path
 
+import yaml
 from rapidfuzz import fuzz, process
 
 from pyagent.language import phrasing
@@ -29,29 +31,15 @@ COLOURS: dict[str, tuple[float, float, float]] = {
 }
 COLOUR_MODIFIERS = {"light": 0.45, "pale": 0.55, "bright": 0.15, "dark": -0.45, "deep": -0.35}
 
-# Everyday room words -> name fragments they match (the file's own language included).
-ROOM_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "kitchen": ("kitchen", "küche", "kueche", "kuche", "cuisine", "cocina"),
-    "bedroom": ("bedroom", "schlafzimmer", "schlafen", "bed room", "kinderzimmer"),
-    "bathroom": ("bathroom", "bad", "badezimmer", "wc", "toilet", "restroom", "shower", "bath"),
-    "office": ("office", "buero", "büro", "buro", "study", "arbeitszimmer"),
-    "hallway": ("hallway", "flur", "corridor", "hall", "diele", "gang"),
-    "living room": ("living room", "living", "wohnen", "wohnzimmer", "lounge", "sitting room", "family room"),
-    "gallery": ("gallery", "galerie", "loft", "attic"),
-    "foyer": ("foyer", "entrance", "entry", "lobby", "vestibule"),
-    "utility": ("utility", "laundry", "hauswirtschaft"),
-    "dining room": ("dining", "essen", "esszimmer"),
-}
+# Everyday room words -> fragments of room names they match, in many languages (data/room_words.yaml).
+_ROOM_DATA = yaml.safe_load((Path(__file__).parent / "data" / "room_words.yaml").read_text(encoding="utf-8"))
+ROOM_SYNONYMS: dict[str, tuple[str, ...]] = {str(k): tuple(str(f) for f in v) for k, v in _ROOM_DATA["rooms"].items()}
+ROOM_WORD_ALIASES: dict[str, str] = {str(k): str(v) for k, v in _ROOM_DATA["aliases"].items()}
+NUMBERED_ROOM_NOUNS: tuple[str, ...] = tuple(str(w) for w in _ROOM_DATA["numbered"])
+ROOM_NOUNS: frozenset[str] = frozenset(str(w) for w in _ROOM_DATA["room_nouns"])
 # Words that name a class or a generic thing: never taken as a room's name on their own.
 GENERIC_WORDS = {"room", "rooms", "space", "spaces", "roof", "stair", "stairs", "floor", "level", "area", "zone",
                  "storey", "hall", "wall", "door", "window"}
-ROOM_WORD_ALIASES = {"study": "office", "corridor": "hallway", "hall": "hallway", "lounge": "living room",
-                     "loft": "gallery", "attic": "gallery", "toilet": "bathroom", "restroom": "bathroom",
-                     "wc": "bathroom", "bath": "bathroom", "washroom": "bathroom", "entrance hall": "foyer",
-                     "entry": "foyer", "lobby": "foyer", "laundry": "utility", "living": "living room",
-                     "family room": "living room", "sitting room": "living room", "staircase room": "stair",
-                     "stairwell": "stair"}
-
 STOREY_WORDS = {
     "ground floor": "ground", "ground level": "ground", "ground storey": "ground", "downstairs": "below_or_ground",
     "ground": "ground", "groundfloor": "ground", "erdgeschoss": "ground", "main floor": "ground",
@@ -80,6 +68,69 @@ def ascii_fold(text: str) -> str:
     t = fold(text).replace("ß", "ss")
     t = unicodedata.normalize("NFKD", t)
     return "".join(c for c in t if not unicodedata.combining(c))
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11,
+          "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16, "xvii": 17, "xviii": 18, "xix": 19, "xx": 20}
+_ROOM_NUMBER = re.compile(r"\d+(?:[.\-]\d+)*[a-z]?")
+
+
+def _has_fragment(fragment: str, text: str, tokens: set[str]) -> bool:
+    """``fragment`` (folded) is a whole word of the name, or, for several words, marks or CJK, in it."""
+    if _LETTERS.fullmatch(fragment) and not _CJK.search(fragment):
+        return fragment in tokens
+    return fragment in text
+
+
+def room_numbers(name: str, long_name: str) -> set[str]:
+    """Numbers a room goes by: a numeric name ("7", "1.02", "101"), a number or Roman numeral after a word
+    ("Room IV" -> "4", "kitchen-space/13" -> "13", "Keller 2" -> "2")."""
+    out: set[str] = set()
+    for text in (name, long_name):
+        folded = ascii_fold(text).strip()
+        if _ROOM_NUMBER.fullmatch(folded):
+            out.add(folded)
+            continue
+        m = re.search(r"[^\W\d_][\w]*[\s\-_/]+(\d+(?:[.\-]\d+)*[a-z]?|[ivx]+)$", folded) \
+            or re.match(r"(\d+(?:[.\-]\d+)*)[\s\-_.:]+[^\W\d_]", folded)
+        if m:
+            num = m.group(1)
+            out.add(str(_ROMAN[num]) if num in _ROMAN else num)
+    return out
+
+
+def room_phrases(name: str, long_name: str) -> set[str]:
+    """How a user may name a room with this Name and LongName: the names themselves (folded, with and
+    without accents), everyday words in English whose fragments (data/room_words.yaml) are in them,
+    the distinctive word of a name with a room noun around it ("Bar Space" -> "bar"), and the room's
+    number after a numbering noun or its own words ("room 7", "office 4", "room 4" for "Room IV")."""
+    own = {fold(long_name), fold(name), ascii_fold(long_name), ascii_fold(name)}
+    phrases = {w for w in own if w and len(w) > 1 and w not in GENERIC_WORDS and w not in CLASS_WORDS}
+    name_text = ascii_fold(f"{name} {long_name}")
+    raw_text = fold(f"{name} {long_name}")
+    tokens = set(_LETTERS.findall(name_text)) | set(_LETTERS.findall(raw_text))
+    everyday: set[str] = set()
+    for word, fragments in ROOM_SYNONYMS.items():
+        if any(_has_fragment(ascii_fold(f), name_text, tokens) or _has_fragment(fold(f), raw_text, tokens)
+               for f in fragments):
+            everyday.add(word)
+    phrases |= everyday
+    for text in (name, long_name):
+        words = _LETTERS.findall(ascii_fold(text))
+        core = [w for w in words if w not in ROOM_NOUNS]
+        if len(words) > len(core) >= 1 and len(" ".join(core)) > 2:
+            phrases.add(" ".join(core))
+    for number in room_numbers(name, long_name):
+        nouns = set(NUMBERED_ROOM_NOUNS) | everyday
+        for text in (name, long_name):
+            words = [w for w in _LETTERS.findall(ascii_fold(text)) if w not in _ROMAN and len(w) > 1]
+            if words:
+                nouns.add(" ".join(words))
+                nouns.add(words[-1])
+        phrases.update(f"{noun} {number}" for noun in nouns if noun not in GENERIC_WORDS or noun in NUMBERED_ROOM_NOUNS)
+    return {p for p in phrases if p not in GENERIC_WORDS}
 
 
 # A mark in a name: letters and digits together ("C4", "SD2", "W0", "HEA100", "PL10*120"), not an ordinal,
@@ -130,18 +181,8 @@ class Lexicon:
         # Rooms: their own names and numbers, and everyday words that match them.
         phrases: dict[str, list[str]] = {}
         for sp in b.spaces():
-            own = {fold(sp.long_name), fold(sp.name), ascii_fold(sp.long_name)}
-            for word in list(own):
-                if word and len(word) > 1 and word not in GENERIC_WORDS and word not in CLASS_WORDS:
-                    phrases.setdefault(word, []).append(sp.id)
-            name_text = ascii_fold(f"{sp.name} {sp.long_name}")
-            tokens = set(re.findall(r"[a-z]+", name_text))
-            for everyday, fragments in ROOM_SYNONYMS.items():
-                for frag in fragments:
-                    frag_f = ascii_fold(frag)
-                    if (" " in frag_f and frag_f in name_text) or frag_f in tokens:
-                        phrases.setdefault(everyday, []).append(sp.id)
-                        break
+            for phrase in room_phrases(sp.name, sp.long_name):
+                phrases.setdefault(phrase, []).append(sp.id)
         for alias, target in ROOM_WORD_ALIASES.items():
             if target in phrases and alias not in phrases:
                 phrases[alias] = phrases[target]
