@@ -160,10 +160,10 @@ class Aggregates:
                     return None
                 ids.append(spec)
             else:
-                hit = self.parser._room(part, ctx)
+                hit = self.parser._room(part)
                 if hit is None:
                     return None
-                ids.extend(hit[0])
+                ids.extend(hit.ids)
         if len(ids) < 2:
             return None
         return {"class": ["IfcBuildingStorey" if by == "storey" else "IfcSpace"], "ids": sorted(set(ids))}

@@ -1339,32 +1339,30 @@ class Parser:
                     return RoomHit(entry.ids, (m.start(), m.end()), m.group(1) in ("s", "es"))
         return None
 
-    def _rooms_up_or_down(self, room_hit: tuple[list[str], tuple[int, int]], sel: Selector, text: str,
-                          ctx: ParseContext) -> tuple[list[str], tuple[int, int]]:
+    def _rooms_up_or_down(self, room_hit: RoomHit, sel: Selector, text: str, ctx: ParseContext) -> RoomHit:
         """The rooms of that name on the storey named with them ("the toilet upstairs"); when none is on the
         storey "upstairs" picked, the ones on the nearest storey above (below for "downstairs") that has
         one, and the storey filter goes."""
-        ids, span = room_hit
         els = self.building.elements
         st = next((s for s in self.building.storeys if sel["storey"] in (s.name, s.id)), None)
         if st is None:
             return room_hit
-        on_it = [i for i in ids if els[i].storey == st.id]
+        on_it = [i for i in room_hit.ids if els[i].storey == st.id]
         if on_it:
-            return on_it, span
+            return RoomHit(on_it, room_hit.span, room_hit.plural)
         up = re.search(r"\b(upstairs|up there|upper|above|up)\b", text)
         down = re.search(r"\b(downstairs|down there|lower|below|down)\b", text)
-        mine = self.building.storey(ctx.storey_for("mine") or "")
+        mine = self.building.storey(storey_for(self.building, ctx.scene.user_storey(), "mine") or "")
         if mine is None or bool(up) == bool(down):
             return room_hit
-        levels = {i: self.building.storey(els[i].storey or "") for i in ids}
+        levels = {i: self.building.storey(els[i].storey or "") for i in room_hit.ids}
         found = [(s.elevation, i) for i, s in levels.items()
                  if s is not None and ((s.elevation > mine.elevation) if up else (s.elevation < mine.elevation))]
         if not found:
             return room_hit
         best = min(found)[0] if up else max(found)[0]
         del sel["storey"]
-        return [i for e, i in found if e == best], span
+        return RoomHit([i for e, i in found if e == best], room_hit.span, room_hit.plural)
 
     def _room_selector(self, ids: list[str], ctx: ParseContext, plural: bool = False) -> Selector:
         if len(ids) == 1:
