@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from typing import Any
 
 import ifcopenshell
@@ -348,8 +349,9 @@ def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str,
 
 
 def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_hash: str,
-                   warnings: list[str]) -> Building:
-    """Records for every product with a body and every spatial element."""
+                   warnings: list[str], pending: Collection[str] = ()) -> Building:
+    """Records for every product with a body and every spatial element; products in ``pending`` (a
+    first view's elements whose body is still being made) get a record without geometry."""
     scale = float(uunit.calculate_unit_scale(model))
     quantity_scale = quantity_scales(model, scale)
     storeys, unknown_levels = _storeys(model, scale)
@@ -371,7 +373,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             warnings.append(f"duplicate GlobalId {gid}: the second {cls} was ignored")
             continue
         mi = mesh_index.get(gid)
-        if mi is None and not spatial:
+        if mi is None and not spatial and gid not in pending:
             continue  # no body: not part of the scene (its parts answer to its class: _whole_classes)
         axes = _placement_axes(product, placements)
         axes_by_id[gid] = axes

@@ -2,14 +2,21 @@
 child process: time to first view (the fast kernel's pass), time to full load, the child's peak
 memory and the glb's size, against web-ifc's open + StreamAllMeshes of the same file measured in the
 same run (node and web-ifc installed into ``.cache/web-ifc`` with ``--install-web-ifc``; the column is
-skipped with a note otherwise)."""
+skipped with a note otherwise). Then the same cold load as an engine sees it through ``serve``
+(progressive: PROTOCOL.md, Streaming): from starting ``python -m pyagent serve`` (interpreter start
+included) to the first view's glb in hand, and to the whole building in hand (its second part, or the
+one model when nothing was left for a second pass)."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import socket
 import subprocess
 import sys
+import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +54,9 @@ class LoadFigures:
     peak_mb: float
     glb_mb: float
     web_ifc_s: float | None
+    serve_first_s: float | None = None  # serve started -> the first view's glb received by an engine
+    serve_full_s: float | None = None  # serve started -> the whole building received
+    pending: int = 0  # elements the first view lacked (streamed as a second part)
 
 
 def web_ifc_dir() -> Path:
@@ -81,7 +91,63 @@ def files() -> list[Path]:
     return out
 
 
-def measure(path: Path, timeout_s: float = 900.0) -> LoadFigures:
+def measure_serve(path: Path, timeout_s: float = 900.0) -> tuple[float, float, int]:
+    """Seconds from starting ``serve`` on ``path`` (cold: a fresh cache) until an engine stand-in holds the
+    first view's glb, and until it holds the whole building; and how many elements came as a second part."""
+    import zmq
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        endpoint = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+    ctx = zmq.Context()
+    sock = ctx.socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    with tempfile.TemporaryDirectory(prefix="pyagent-servebench-") as tmp:
+        env = dict(os.environ, PYAGENT_CACHE=tmp, PYTHONPATH=str(PROJECT_ROOT))
+        log = open(Path(tmp) / "serve.log", "w+", encoding="utf-8")  # noqa: SIM115 - closed below
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(path), "--endpoint", endpoint,
+                                 "--no-speech", "--no-journal", "-q"], cwd=PROJECT_ROOT, env=env,
+                                stdout=subprocess.DEVNULL, stderr=log)
+        try:
+            sock.connect(endpoint)
+            first_s = full_s = -1.0
+            pending = 0
+            while time.perf_counter() - t0 < timeout_s and full_s < 0:
+                if proc.poll() is not None:
+                    log.seek(0)
+                    raise RuntimeError(f"serve {path.name} ended (exit {proc.returncode}): {log.read()[-2000:]}")
+                if not sock.poll(500):
+                    if first_s < 0:
+                        sock.send_json({"type": "hello", "protocol": 2})  # the responder gave way to the link
+                    continue
+                frames = sock.recv_multipart()
+                msg = json.loads(frames[0])
+                if msg["type"] == "welcome" and first_s < 0:
+                    pending = int(msg["model"].get("pending", 0))
+                    sock.send_json({"type": "get_model", "hash": msg["model"]["hash"]})
+                elif msg["type"] == "model" and first_s < 0:
+                    first_s = time.perf_counter() - t0
+                    if not pending:
+                        full_s = first_s
+                elif msg["type"] == "model_part":
+                    full_s = time.perf_counter() - t0
+            if full_s < 0:
+                raise RuntimeError(f"serve {path.name}: no whole building within {timeout_s:g} s")
+            return first_s, full_s, pending
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            sock.close()
+            ctx.term()
+            log.close()
+
+
+def measure(path: Path, timeout_s: float = 900.0, serve: bool = True) -> LoadFigures:
     got = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True, check=True,
                          timeout=timeout_s, cwd=PROJECT_ROOT)
     d = json.loads(got.stdout.strip().splitlines()[-1])
@@ -91,19 +157,26 @@ def measure(path: Path, timeout_s: float = 900.0) -> LoadFigures:
         w = subprocess.run([node, str(Path(__file__).with_name("webifc_mesh.js")), str(web_ifc_dir()), str(path)],
                            capture_output=True, text=True, check=True, timeout=timeout_s)
         web = float(json.loads(w.stdout.strip().splitlines()[-1])["open_mesh_s"])
-    return LoadFigures(path.name, int(d["elements"]), float(d["first_view_s"]), float(d["full_s"]),
+    figs = LoadFigures(path.name, int(d["elements"]), float(d["first_view_s"]), float(d["full_s"]),
                        float(d["peak_mb"]), float(d["glb_mb"]), web)
+    if serve:
+        figs.serve_first_s, figs.serve_full_s, figs.pending = measure_serve(path, timeout_s)
+    return figs
 
 
 def format_table(figs: list[LoadFigures]) -> str:
     head = (f"{'file':<26} {'elements':>8} {'first view s':>12} {'full s':>8} {'peak MB':>8} {'glb MB':>7} "
-            f"{'web-ifc s':>9} {'full/web-ifc':>12}")
+            f"{'web-ifc s':>9} {'full/web-ifc':>12} {'pending':>7} {'serve 1st s':>11} {'serve full s':>12}")
     lines = ["First load (cold, no cache; each in its own process)", head, "-" * len(head)]
     for f in figs:
         web = f"{f.web_ifc_s:9.2f}" if f.web_ifc_s is not None else f"{'-':>9}"
         ratio = f"{f.full_s / f.web_ifc_s:11.1f}x" if f.web_ifc_s else f"{'-':>12}"
+        served = (f"{f.pending:>7} {f.serve_first_s:11.2f} {f.serve_full_s:12.2f}"
+                  if f.serve_first_s is not None and f.serve_full_s is not None else f"{'-':>7} {'-':>11} {'-':>12}")
         lines.append(f"{f.name:<26} {f.elements:>8} {f.first_view_s:12.2f} {f.full_s:8.2f} {f.peak_mb:8.0f} "
-                     f"{f.glb_mb:7.1f} {web} {ratio}")
+                     f"{f.glb_mb:7.1f} {web} {ratio} {served}")
+    lines.append("first view / full: the loader alone; serve 1st / full: python -m pyagent serve started -> an "
+                 "engine holds the first view / the whole building (pending: elements in its second part)")
     note = web_ifc_note()
     if note:
         lines.append(note)
@@ -121,6 +194,10 @@ def check_targets(figs: list[LoadFigures]) -> list[str]:
         if f.name in shipped:
             out.append(f"{'ok  ' if f.first_view_s <= TARGET_FIRST_VIEW_S else 'MISS'} {f.name}: first view "
                        f"{f.first_view_s:.2f} s (target <= {TARGET_FIRST_VIEW_S:g} s)")
+            if f.serve_first_s is not None:
+                out.append(f"{'ok  ' if f.serve_first_s <= TARGET_FIRST_VIEW_S else 'MISS'} {f.name}: first view "
+                           f"through serve {f.serve_first_s:.2f} s, whole building {f.serve_full_s:.2f} s "
+                           f"(target <= {TARGET_FIRST_VIEW_S:g} s)")
         else:
             ok = f.full_s <= TARGET_BIG_S and f.peak_mb <= TARGET_BIG_MB
             out.append(f"{'ok  ' if ok else 'MISS'} {f.name}: full load {f.full_s:.1f} s, peak {f.peak_mb:.0f} MB "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,15 +41,28 @@ class LoadedBuilding:
 FirstView = Callable[[LoadedBuilding], None]
 
 
-def _glb_parts(building: Building, meshes: MeshSet) -> list[GlbPart]:
+def _glb_parts(building: Building, meshes: MeshSet, only: Collection[str] | None = None) -> list[GlbPart]:
     parts = []
     for i, gid in enumerate(meshes.ids):
         el = building.elements.get(gid)
-        if el is None or el.ifc_class == "IfcSpace":
+        if el is None or el.ifc_class == "IfcSpace" or (only is not None and gid not in only):
             continue
         v, f, fm = meshes.element(i)
         parts.append(GlbPart(gid, v, f, fm, {"ifc_class": el.ifc_class, "name": el.name}))
     return parts
+
+
+def _cache_folder(digest: str, cache: Path | None) -> Path:
+    return (cache or cache_dir()) / "buildings" / f"{digest[:24]}-v{CACHE_VERSION}"
+
+
+def is_cached(path: str | Path, cache: Path | None = None) -> bool:
+    """Whether ``load`` would find ``path`` in the cache (then it has no first view)."""
+    src = Path(path)
+    if not src.is_file():
+        return False
+    folder = _cache_folder(file_sha256(src), cache)
+    return all((folder / n).is_file() for n in ("building.json", "meshes.npz", "model.glb"))
 
 
 def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
@@ -58,14 +71,14 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     """The building in ``path``; raises ``IfcLoadError`` with a clear message for bad files.
     ``progress(stage, done, total)`` hears about a first load's stages (a cached load has none).
     ``first_view``, on a first load whose fast pass left elements out, is called with the building as
-    the fast pass has it (every element, the pending ones without geometry; its own glb) before the
+    the fast pass has it (every element, the ``pending`` ones without geometry; its own glb) before the
     rest is made; the returned building is the full one. A cached load never calls it."""
     src = Path(path)
     if not src.is_file():
         raise IfcLoadError(f"{src}: no such file")
     t0 = time.perf_counter()
     digest = file_sha256(src)
-    folder = (cache or cache_dir()) / "buildings" / f"{digest[:24]}-v{CACHE_VERSION}"
+    folder = _cache_folder(digest, cache)
     b_json, m_npz, glb = folder / "building.json", folder / "meshes.npz", folder / "model.glb"
     if use_cache and b_json.is_file() and m_npz.is_file() and glb.is_file():
         building = building_io.load_building(b_json)
@@ -86,7 +99,7 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
         warnings = step.warnings
         if step.pending and first_view is not None and len(parts) == 1:
             timings["tessellate_fast"] = time.perf_counter() - t
-            first = build_building(model, step.meshes, str(src), digest, [])
+            first = build_building(model, step.meshes, str(src), digest, [], pending=set(step.pending))
             folder.mkdir(parents=True, exist_ok=True)
             write_glb(_glb_parts(first, step.meshes), step.meshes.materials, folder / "first.glb")
             timings["first_view"] = time.perf_counter() - t0

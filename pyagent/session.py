@@ -6,7 +6,9 @@ the session (they see it through protocols: ``persistence.Host``, ``language.hos
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import threading
 import time
 from collections.abc import Collection, Mapping
 from pathlib import Path
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pyagent.actions import places
+from pyagent.actions.bounds import Bounds
 from pyagent.actions.executor import ExecResult, Executor
 from pyagent.actions.selectors import Context
 from pyagent.actions.state import SceneState
@@ -46,6 +49,9 @@ class Session:
         self.revision = 0
         self.dialogue = Dialogue()  # what the front end remembers between utterances (journaled)
         self._front: FrontEnd | None = None
+        self._front_lock = threading.Lock()
+        #: GlobalIds whose geometry is still being made (a first view; ``complete`` brings them in).
+        self.pending: set[str] = set(loaded.pending)
         self.scene.pose = self.default_pose()
         # What the file itself hides (a saved review's switched-off layer) starts hidden.
         self.scene.hidden = {g for g, e in self.building.elements.items() if e.hidden_in_file}
@@ -65,6 +71,14 @@ class Session:
         ``progress(stage, done, total)`` hears about a first load's stages (``pyagent.progress``);
         ``first_view`` gets the fast pass's building and glb on a first load (``pyagent.loader.load``)."""
         loaded = load(path, cache=cache, use_cache=use_cache, progress=progress, first_view=first_view)
+        return cls.from_loaded(loaded, journal_dir, fresh, save_dir, pose_interval_s)
+
+    @classmethod
+    def from_loaded(cls, loaded: LoadedBuilding, journal_dir: str | Path | bool | None = None, fresh: bool = False,
+                    save_dir: str | Path | None = None,
+                    pose_interval_s: float = DEFAULT_POSE_INTERVAL_S) -> Session:
+        """A session on a building already loaded (``open`` without the loading): a full one, or a first
+        view whose ``pending`` elements get their geometry later (``complete``)."""
         graph = build_scene_graph(loaded.building, loaded.meshes)
         spatial = SpatialIndex.build(loaded.building, loaded.meshes)
         session = cls(loaded, graph, spatial)
@@ -76,6 +90,39 @@ class Session:
             folder = default_journal_dir(loaded.building.file_hash) if journal_dir is True else Path(journal_dir)
             session.restore_report = p.open_journal(folder, fresh=fresh)
         return session
+
+    def complete(self, full: LoadedBuilding) -> list[str]:
+        """The rest of a first view has loaded: take ``full`` (the same building with every element's
+        geometry) as this session's building. The scene state (edits, pose, selection, history, journal)
+        stays as it is, so what was changed meanwhile holds for the new elements too. Returns the
+        GlobalIds that got their geometry now (sorted). Call it where requests are handled (the link's
+        thread), never beside one."""
+        got = sorted(g for g in self.pending if g in full.building.elements
+                     and full.building.elements[g].has_geometry)
+        building = self.building
+        for f in dataclasses.fields(building):  # in place: whoever holds the building sees the full one
+            setattr(building, f.name, getattr(full.building, f.name))
+        full.building = building
+        self.loaded = full
+        self.graph = build_scene_graph(building, full.meshes)
+        self.spatial = SpatialIndex.build(building, full.meshes)
+        ex = self.executor
+        ex.graph, ex.spatial, ex.bounds = self.graph, self.spatial, Bounds.of(building)
+        # What the file itself hides among the new elements starts hidden, as on a one-shot load.
+        self.scene.hidden |= {g for g in got if building.elements[g].hidden_in_file}
+        self.pending = set()
+        return got
+
+    def loading_note(self, ids: list[str]) -> str:
+        """A sentence saying which of ``ids`` are still loading ("" when none are)."""
+        waiting = [g for g in dict.fromkeys(ids) if g in self.pending]
+        if not waiting:
+            return ""
+        n, total = len(waiting), len(set(ids))
+        if total == 1:
+            return "(It is still loading: its shape is not in yet.)"
+        who = "They are" if n == total else f"{n} of them {'is' if n == 1 else 'are'}"
+        return f"({who} still loading: {'its' if n == 1 else 'their'} shape is not in yet.)"
 
     def close(self) -> None:
         """Flush and release the journal (the session stays usable without one)."""
@@ -160,7 +207,11 @@ class Session:
         if failure:
             return Result(False, shown, f"Sorry, {failure}.", None, failure, source,
                           {"execute": time.perf_counter() - t})
-        return Result(r.ok, shown, r.answer, r.value, r.error, source, {"execute": time.perf_counter() - t})
+        answer = r.answer
+        if self.pending and r.ok:
+            note = self.loading_note(r.referenced)
+            answer = f"{answer} {note}" if note else answer
+        return Result(r.ok, shown, answer, r.value, r.error, source, {"execute": time.perf_counter() - t})
 
     def say(self, text: str) -> Result:
         if len(text) > MAX_TEXT_CHARS:
@@ -187,14 +238,25 @@ class Session:
         """The scene now as the language front end may look at it: read-only."""
         return SessionView(self)
 
+    def __getstate__(self) -> dict[str, Any]:  # copies (the soak harness deep-copies sessions) get a lock of their own
+        state = self.__dict__.copy()
+        del state["_front_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._front_lock = threading.Lock()
+
     def front_end(self) -> FrontEnd | None:
-        if self._front is None:
-            try:
-                from pyagent.language.front import FrontEnd
-            except ImportError:
-                return None
-            self._front = FrontEnd(self)
-        return self._front
+        """The language front end, made when first asked for (by one thread; others wait for it)."""
+        with self._front_lock:
+            if self._front is None:
+                try:
+                    from pyagent.language.front import FrontEnd
+                except ImportError:
+                    return None
+                self._front = FrontEnd(self)
+            return self._front
 
     @property
     def pose(self) -> Pose:

@@ -26,12 +26,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import zmq
 
 from pyagent.actions.delta import diff_states, is_empty
 from pyagent.link.protocol import PROTOCOL_VERSION, Message, ProtocolError, encode, parse_message
+
+if TYPE_CHECKING:
+    from pyagent.link.streaming import BackgroundLoad
 
 log = logging.getLogger("pyagent.link")
 
@@ -121,9 +124,13 @@ class ModelInfo:
     hash: str
     name: str
     size: int
+    pending: int = 0  # elements still loading (a first view: a ``model_part`` brings them)
 
     def to_json(self) -> dict[str, Any]:
-        return {"hash": self.hash, "name": self.name, "size": self.size}
+        out: dict[str, Any] = {"hash": self.hash, "name": self.name, "size": self.size}
+        if self.pending:
+            out["pending"] = self.pending
+        return out
 
 
 def _is_loopback_endpoint(endpoint: str) -> bool:
@@ -174,7 +181,13 @@ class LinkServer:
         self.max_batch = max_batch
         self.stats = LinkStats()
         self.seq = 0
+        self._models: dict[str, bytes] = {}  # every glb served by hash (a first view's too, for late asks)
+        self._model_name = model_name
         self.model = self._load_model(model_name)
+        self._loading: BackgroundLoad | None = None  # the rest of a first view, being made
+        self._status_lock = threading.Lock()
+        self._status_text: str | None = None  # a status line from another thread, not yet sent
+        self._status_sent = ""
         self._pose_factory = pose_factory or _default_pose_factory
         self._strangers: OrderedDict[bytes, Peer] = OrderedDict()
         self._engines: dict[bytes, Peer] = {}
@@ -214,7 +227,10 @@ class LinkServer:
             self._glb = Path(path).read_bytes()
             name = name or Path(path).stem
         digest = hashlib.sha256(self._glb).hexdigest() if self._glb else ""
-        return ModelInfo(digest, name or "", len(self._glb))
+        if digest:
+            self._models[digest] = self._glb
+        pending = len(getattr(self.session, "pending", ()) or ())
+        return ModelInfo(digest, name or "", len(self._glb), pending)
 
     def _snapshot(self) -> dict[str, Any]:
         return self.session.state()
@@ -262,6 +278,9 @@ class LinkServer:
     def poll_once(self, timeout_ms: int = 0) -> int:
         """Wait up to ``timeout_ms`` for messages, handle all pending ones; returns how many."""
         self._report_saves()
+        self._report_status()
+        if self._loading is not None and self._loading.done.is_set():
+            self._finish_loading()
         if not self._poller.poll(timeout_ms):
             return 0
         batch: list[list[zmq.Frame]] = []
@@ -311,6 +330,66 @@ class LinkServer:
                 self._apply_pose(*pending)
             except Exception:  # noqa: BLE001 - a bad pose must not stop the link
                 log.exception("a pose could not be applied")
+
+    # ------------------------------------------------------------------------------------------ streaming
+
+    def stream(self, loading: BackgroundLoad) -> None:
+        """Serve a first view now and its rest when ``loading`` is done: the session ``complete``s, every
+        engine gets a ``model_part`` with the new elements, and ``welcome`` offers the full model."""
+        self._loading = loading
+
+    @property
+    def streaming(self) -> bool:
+        """Whether the rest of a first view is still being made."""
+        return self._loading is not None
+
+    def post_status(self, text: str) -> None:
+        """A ``status`` line for every engine, from any thread (sent by the link's loop; only the newest
+        one waiting is sent)."""
+        with self._status_lock:
+            self._status_text = text
+
+    def _report_status(self) -> None:
+        with self._status_lock:
+            text, self._status_text = self._status_text, None
+        if text and text != self._status_sent:
+            self._status_sent = text
+            self._broadcast({"type": "status", "text": text})
+
+    def _finish_loading(self) -> None:
+        loading, self._loading = self._loading, None
+        assert loading is not None
+        name = loading.path.name
+        try:
+            part = loading.part()
+        except Exception as exc:  # noqa: BLE001 - the first view stays served; the engines hear why
+            log.error("the rest of %s could not be loaded: %s", name, exc)
+            self._report_status()
+            self._broadcast({"type": "status", "text": f"{name}: the rest of the building could not be loaded "
+                                                       f"({str(exc)[:200]})"})
+            return
+        if part is None:
+            return
+        complete = getattr(self.session, "complete", None)
+        if not callable(complete):
+            return
+        ids = complete(part.full)
+        base = self.model
+        self.model = self._load_model(self._model_name)
+        data = part.glb_path.read_bytes()
+        log.info("the rest of %s is in after %.1f s: %d elements (%d bytes of glb) to %d engines", name,
+                 part.seconds, len(ids), len(data), len(self._engines))
+        self._report_status()  # the last progress line goes before the part
+        body = {"type": "model_part", "hash": self.model.hash, "base": base.hash, "name": self.model.name,
+                "size": len(data), "elements": len(ids)}
+        self._broadcast(body, data)
+        self._broadcast({"type": "status", "text": f"{name} is fully loaded: {len(ids)} more elements came in "
+                                                   f"after the first view"})
+        self.publish_changes()  # what the file hides among the new elements
+
+    def _broadcast(self, body: dict[str, Any], data: bytes | None = None) -> None:
+        for peer in list(self._engines.values()):
+            self._send(peer.identity, body, data)
 
     def _report_saves(self) -> None:
         """Tell every engine when a background save has finished (a ``status`` message)."""
@@ -492,11 +571,15 @@ class LinkServer:
     def _on_get_model(self, peer: Peer, msg: Message) -> None:
         if not self._glb:
             self._error(peer, "this agent has no model geometry to send")
-        elif msg.body["hash"] != self.model.hash:
+        elif msg.body["hash"] == self.model.hash:
+            self._send(peer.identity, {"type": "model", **self.model.to_json()}, self._glb)
+        elif msg.body["hash"] in self._models:  # a first view asked for before the rest came: its part follows
+            data = self._models[msg.body["hash"]]
+            self._send(peer.identity, {"type": "model", "hash": msg.body["hash"], "name": self.model.name,
+                                       "size": len(data)}, data)
+        else:
             self._error(peer, f"unknown model {msg.body['hash'][:16]!r}; "
                               f"the current model is {self.model.hash}")
-        else:
-            self._send(peer.identity, {"type": "model", **self.model.to_json()}, self._glb)
 
     def _on_ping(self, peer: Peer, msg: Message) -> None:
         self._send(peer.identity, {"type": "pong", "t": msg.body["t"]})
@@ -689,30 +772,43 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
     journal: str | bool | None = None if args.no_journal else (True if args.journal in (None, "default")
                                                                   else args.journal)
     from pyagent.link.loading import LoadingResponder
+    from pyagent.link.streaming import BackgroundLoad, StatusRelay
     from pyagent.progress import TerminalBar, Throttled, both
 
     if not args.listen and not _is_loopback_endpoint(endpoint):
         print(f"error: cannot listen on {endpoint}: not a loopback endpoint; use --listen with --token for "
               "remote engines", file=sys.stderr)
         return 2
+    # The building loads beside the link (a first load in a child process, started before any socket
+    # exists so that it holds none): the link starts on the fast pass's first view, and the rest
+    # streams to the engines when it is made (a cached load has it all at once).
+    bar = TerminalBar(Path(args.ifc).name, quiet=args.quiet)
+    relay = StatusRelay(lambda _text: None)
+    background = BackgroundLoad(args.ifc, progress=both(bar, Throttled(relay, Path(args.ifc).name)),
+                                after=bar.close)
     try:  # engines that connect while a first load runs hear how far it got
         loading: LoadingResponder | None = LoadingResponder(endpoint, args.token)
     except zmq.ZMQError as exc:
+        background.cancel()
         print(f"error: cannot listen on {endpoint}: {exc}", file=sys.stderr)
         return 2
     assert loading is not None
+    relay.point_at(loading.update)
     try:
-        with TerminalBar(Path(args.ifc).name, quiet=args.quiet) as bar:
-            session = Session.open(args.ifc, journal_dir=journal, fresh=args.fresh, save_dir=args.save_dir,
-                                   progress=both(bar, Throttled(loading.update, Path(args.ifc).name)))
+        first = background.wait_first()
+        session = Session.from_loaded(first if first is not None else background.full(), journal_dir=journal,
+                                      fresh=args.fresh, save_dir=args.save_dir)
     finally:
         loading.close()
         loading = None
     if journal:
         print(session.restore_report.summary(), file=sys.stderr)
-    front = session.front_end()
-    if front is not None:
-        front.warm_in_background()  # the language model, when one is installed, loads while engines connect
+    def warm_front_end() -> None:  # made and warmed while engines connect (a first say waits for it)
+        front = session.front_end()
+        if front is not None:
+            front.warm_in_background()  # the language model, when one is installed, loads too
+
+    threading.Thread(target=warm_front_end, name="front-end", daemon=True).start()
     speech_problem = "started with --no-speech" if args.no_speech else ""
     if speech is None and not args.no_speech:
         speech, speech_problem = _default_speech()
@@ -727,6 +823,9 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
     except (ValueError, zmq.ZMQError) as exc:
         print(f"error: cannot listen on {endpoint}: {exc}", file=sys.stderr)
         return 2
+    if first is not None:
+        server.stream(background)
+        relay.point_at(server.post_status)
     mcp_endpoint = None
     if args.mcp_http:
         from pyagent.mcp.cli import attach_http
@@ -738,8 +837,9 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
             print(f"error: --mcp-http: {exc}", file=sys.stderr)
             return 2
     with server:
-        log.info("serving %s (%s, %d bytes of glb) on %s after %.1f s%s", args.ifc, server.model.name,
-                 server.model.size, server.endpoint, time.monotonic() - started,
+        log.info("serving %s (%s, %d bytes of glb%s) on %s after %.1f s%s", args.ifc, server.model.name,
+                 server.model.size, f", a first view: {server.model.pending} elements still loading"
+                 if server.streaming else "", server.endpoint, time.monotonic() - started,
                  "" if speech else f"; speech recognition is not configured ({speech_problem})")
         print(f"listening on {server.endpoint}", flush=True)
         try:

@@ -58,6 +58,9 @@ def _door_in_front() -> tuple[str, dict, int]:
 
 @pytest.fixture()
 def agent() -> Iterator[str]:
+    from pyagent.loader import load
+
+    load(HOUSE)  # cached first: a first load would serve a first view and stream the rest (test_streaming.py)
     endpoint = f"tcp://127.0.0.1:{_free_port()}"
     proc = subprocess.Popen(
         [sys.executable, "-m", "pyagent", "serve", "--ifc", str(HOUSE), "--endpoint", endpoint, "--no-speech",

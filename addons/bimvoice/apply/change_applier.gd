@@ -153,6 +153,7 @@ func _init(
 		building.add_child(prop_parent)
 	props_root = prop_parent
 	building.loaded.connect(_on_building_loaded)
+	building.elements_added.connect(_on_elements_added)
 	_bind()
 
 
@@ -729,15 +730,10 @@ func _motion_of(xform: Variant) -> Variant:
 
 
 func _bind() -> void:
-	var count: int = building.element_list.size()
 	_flags = PackedByteArray()
-	_flags.resize(count)
 	_group_at = []
-	_group_at.resize(count)
 	_material_now = []
-	_material_now.resize(count)
 	_motion_now = []
-	_motion_now.resize(count)
 	_highlighted.clear()
 	_nodes.clear()
 	_parent_inverse.clear()
@@ -749,14 +745,26 @@ func _bind() -> void:
 	_surface_index = PackedInt32Array()
 	_surface_base.clear()
 	_surface_alpha = PackedFloat32Array()
-	_batches = building.batches
 	_lit = PackedByteArray()
+	_bind_more(0)
+
+
+# Binds the elements from index [param first] on (those bound before keep their state), and the
+# building's index as it is now.
+func _bind_more(first: int) -> void:
+	var count: int = building.element_list.size()
+	_flags.resize(count)
+	_group_at.resize(count)
+	_material_now.resize(count)
+	_motion_now.resize(count)
 	_lit.resize(count)
+	_batches = building.batches
 	_bound_lock.lock()
 	_bound_index = building.index
 	_generation += 1
 	_bound_lock.unlock()
-	for e: BimVoiceBuildingElement in building.element_list:
+	for k: int in range(first, count):
+		var e: BimVoiceBuildingElement = building.element_list[k]
 		_surface_mesh.append_array(e.surface_meshes)
 		_surface_index.append_array(e.surface_index)
 		_surface_base.append_array(e.base_surface_materials)
@@ -789,6 +797,25 @@ func _on_building_loaded(_count: int) -> void:
 		_apply_rest(b.delta, b.report)
 		batch_applied.emit(b.report)
 	_reapply_from(saved)
+
+
+# A part was added to the building (after the bound elements): bind its elements and show on them
+# what the mirror holds for their ids (changes made before they came); queued deltas look their ids
+# up again.
+func _on_elements_added(ids: PackedStringArray) -> void:
+	_bind_more(_bound_ids.size())
+	for b: PendingBatch in _pending:
+		if not b.accepted:
+			b.uncheck()
+	var saved: Dictionary = {}
+	for gid: String in ids:
+		if _unknown.has(gid):
+			saved[gid] = _unknown[gid]
+			_unknown.erase(gid)
+	_apply_now(_grouped(_states_of(saved)))
+	for gid: String in _selected:
+		if ids.has(gid):
+			_highlight(gid, true)
 
 
 # Binds the loaded building afresh and shows [param saved] (id -> element group) on it.

@@ -72,6 +72,8 @@ var _motion_numbers: Dictionary = {}
 # Per element: [MeshInstance3D, layers, cast_shadow] of each of its meshes as loaded.
 var _own: Array = []
 var _element_count: int = 0
+# Element centres (RGBA float, four per element), the data of [member centre_texture].
+var _centres: PackedFloat32Array = PackedFloat32Array()
 
 
 ## Merges the elements of [param model] into batch meshes under a new child of it and turns the
@@ -89,18 +91,9 @@ func build(model: BimVoiceBuildingModel) -> void:
 		state[k * STRIDE + 3] = MODE_BASE
 	_image = Image.create_from_data(STATE_WIDTH * 2, height, false, Image.FORMAT_RGBA8, state)
 	texture = ImageTexture.create_from_image(_image)
-	var centres: PackedFloat32Array = PackedFloat32Array()
-	centres.resize(STATE_WIDTH * height * 4)
-	for k: int in _element_count:
-		var c: Vector3 = model.element_list[k].centre
-		centres[k * 4] = c.x
-		centres[k * 4 + 1] = c.y
-		centres[k * 4 + 2] = c.z
-	centre_texture = ImageTexture.create_from_image(
-		Image.create_from_data(
-			STATE_WIDTH, height, false, Image.FORMAT_RGBAF, centres.to_byte_array()
-		)
-	)
+	_centres = PackedFloat32Array()
+	_write_centres(model, 0, height)
+	centre_texture = ImageTexture.create_from_image(_centre_image(height))
 	_motions = PackedFloat32Array()
 	_motions.resize(MOTION_COLUMNS * 3 * MOTION_COLUMNS * 4)
 	_motion_numbers.clear()
@@ -112,32 +105,44 @@ func build(model: BimVoiceBuildingModel) -> void:
 	_root = Node3D.new()
 	_root.name = NODE_NAME
 	model.add_child(_root)
-	var pieces: Array = [[], []]  # opaque, see-through: [k, mesh, surface, vertices, centre]
 	_own = []
-	_own.resize(_element_count)
-	for k: int in _element_count:
-		var element: BimVoiceBuildingElement = model.element_list[k]
-		var own: Array = []
-		for mesh_instance: MeshInstance3D in element.meshes:
-			own.append([mesh_instance, mesh_instance.layers, mesh_instance.cast_shadow])
-			if mesh_instance.mesh == null:
-				continue
-			for s: int in mesh_instance.mesh.get_surface_count():
-				var count: int = _surface_vertices(mesh_instance.mesh, s)
-				if count == 0:
-					continue
-				var piece: Array = [k, mesh_instance, s, count, element.centre]
-				pieces[1 if _base_alpha(mesh_instance, s) < 1.0 else 0].append(piece)
-		_own[k] = own
-	for see_through: int in 2:
-		for chunk: Array in _split(pieces[see_through]):
-			_make_batch(model, chunk, see_through == 1)
-	for k: int in _element_count:
-		_set_own_drawn(k, false)
+	_batch_elements(model, 0)
 	_dirty = false
 	_motion_dirty = false
 	if not RenderingServer.frame_pre_draw.is_connected(flush):
 		RenderingServer.frame_pre_draw.connect(flush)
+	build_usec = Time.get_ticks_usec() - started
+
+
+## Adds the elements of [param model] from index [param first] on (a streamed part, appended to
+## its element list after those already batched) in batch meshes of their own; what the state
+## shows for the elements already batched is kept. The state textures grow when they must.
+func add_elements(model: BimVoiceBuildingModel, first: int) -> void:
+	var started: int = Time.get_ticks_usec()
+	var count: int = model.element_list.size()
+	if _image == null or first != _element_count or count <= first:
+		return
+	_element_count = count
+	lifted.resize(count)
+	var height: int = maxi(1, ceili(float(count) / STATE_WIDTH))
+	state.resize(STATE_WIDTH * height * STRIDE)  # rows are appended: the old bytes stay put
+	for k: int in range(first, count):
+		state[k * STRIDE + 3] = MODE_BASE
+	_write_centres(model, first, height)
+	if height != _image.get_height():
+		_image = Image.create_from_data(
+			STATE_WIDTH * 2, height, false, Image.FORMAT_RGBA8, state
+		)
+		texture = ImageTexture.create_from_image(_image)
+		centre_texture = ImageTexture.create_from_image(_centre_image(height))
+		for batch: MeshInstance3D in meshes:
+			var material: ShaderMaterial = batch.mesh.surface_get_material(0) as ShaderMaterial
+			material.set_shader_parameter("element_state", texture)
+			material.set_shader_parameter("element_centre", centre_texture)
+	else:
+		centre_texture.update(_centre_image(height))
+		_dirty = true
+	_batch_elements(model, first)
 	build_usec = Time.get_ticks_usec() - started
 
 
@@ -277,6 +282,48 @@ func flush() -> void:
 			_motions.to_byte_array()
 		)
 		motion_texture.update(_motion_image)
+
+
+# Merges elements [param first].. of the model into new batch meshes and turns their own
+# meshes' rendering off.
+func _batch_elements(model: BimVoiceBuildingModel, first: int) -> void:
+	var pieces: Array = [[], []]  # opaque, see-through: [k, mesh, surface, vertices, centre]
+	_own.resize(_element_count)
+	for k: int in range(first, _element_count):
+		var element: BimVoiceBuildingElement = model.element_list[k]
+		var own: Array = []
+		for mesh_instance: MeshInstance3D in element.meshes:
+			own.append([mesh_instance, mesh_instance.layers, mesh_instance.cast_shadow])
+			if mesh_instance.mesh == null:
+				continue
+			for s: int in mesh_instance.mesh.get_surface_count():
+				var count: int = _surface_vertices(mesh_instance.mesh, s)
+				if count == 0:
+					continue
+				var piece: Array = [k, mesh_instance, s, count, element.centre]
+				pieces[1 if _base_alpha(mesh_instance, s) < 1.0 else 0].append(piece)
+		_own[k] = own
+	for see_through: int in 2:
+		for chunk: Array in _split(pieces[see_through]):
+			_make_batch(model, chunk, see_through == 1)
+	for k: int in range(first, _element_count):
+		_set_own_drawn(k, false)
+
+
+# Element centres [param first].. into [member _centres] (grown to [param height] rows).
+func _write_centres(model: BimVoiceBuildingModel, first: int, height: int) -> void:
+	_centres.resize(STATE_WIDTH * height * 4)
+	for k: int in range(first, _element_count):
+		var c: Vector3 = model.element_list[k].centre
+		_centres[k * 4] = c.x
+		_centres[k * 4 + 1] = c.y
+		_centres[k * 4 + 2] = c.z
+
+
+func _centre_image(height: int) -> Image:
+	return Image.create_from_data(
+		STATE_WIDTH, height, false, Image.FORMAT_RGBAF, _centres.to_byte_array()
+	)
 
 
 # Index of motion number n's first float: three RGBA texels in a row, the rows of its 3x4 matrix.

@@ -11,16 +11,23 @@ extends Node3D
 signal loaded(element_count: int)
 ## Emitted when a glb could not be loaded; nothing changed.
 signal load_failed(message: String)
+## Emitted after a glb part's elements were added to the loaded building ([method add_bytes]);
+## they come last in [member element_list].
+signal elements_added(ids: PackedStringArray)
 
 ## Name of the child that holds the generated glb scene.
 const SCENE_NODE_NAME: String = "Scene"
 
 ## GlobalId -> [BimVoiceBuildingElement], every element node of the loaded glb.
 var elements: Dictionary = {}
-## Every element, sorted by GlobalId (the position is the element's index).
+## Every element (the position is the element's index): sorted by GlobalId, then the elements
+## each added part brought ([method add_bytes]), sorted among themselves.
 var element_list: Array[BimVoiceBuildingElement] = []
-## GlobalId -> index in [member element_list].
+## GlobalId -> index in [member element_list]. Replaced, never changed in place, when elements are
+## added (other threads may read the one they were given).
 var index: Dictionary = {}
+## Glb parts added to the loaded building since it was loaded.
+var part_count: int = 0
 ## Where the building came from (a path, or a label for bytes).
 var source: String = ""
 ## Nodes whose name the importer changed (their GlobalId is still the index key).
@@ -35,6 +42,8 @@ var batches: BimVoiceBuildingBatches = null
 
 var _gid_regex: RegEx = RegEx.create_from_string(BimVoiceSchemaConstants.GID_PATTERN)
 var _scene: Node3D = null
+# The scene roots of the added parts (siblings of the scene, same frame).
+var _parts: Array[Node3D] = []
 
 
 ## Loads a .glb file (res://, user:// or an absolute path). Returns OK or the failure, in which
@@ -52,12 +61,46 @@ func load_bytes(bytes: PackedByteArray, label: String = "agent model") -> Error:
 	return _finish(reader, reader.read_bytes(bytes, label), label, started)
 
 
+## Adds the elements of a glb part (the link's `model_part`: elements the loaded building lacks,
+## written in the same frame) to the loaded building: their nodes join it, they are indexed after
+## the elements already there and drawn in batches of their own; what the elements already there
+## show is untouched. Ids the building has already are left out. Emits [signal elements_added].
+## Returns OK or the failure (nothing changed).
+func add_bytes(bytes: PackedByteArray, label: String = "agent model part") -> Error:
+	if _scene == null:
+		return _fail(ERR_UNCONFIGURED, "no building is loaded to add %s to" % label)
+	var started: int = Time.get_ticks_usec()
+	var reader: BimVoiceGlbReader = BimVoiceGlbReader.new()
+	var root: Node3D = reader.read_bytes(bytes, label)
+	if root == null:
+		return _fail(ERR_CANT_OPEN, reader.error)
+	part_count += 1
+	root.name = "%s%d" % [SCENE_NODE_NAME, part_count]
+	add_child(root)
+	_parts.append(root)
+	var first: int = element_list.size()
+	var added: Array[BimVoiceBuildingElement] = _index_nodes(reader.state, root)
+	var ids: PackedStringArray = PackedStringArray()
+	for element: BimVoiceBuildingElement in added:
+		ids.append(element.id)
+	if batches != null:
+		batches.add_elements(self, first)
+	load_seconds = float(Time.get_ticks_usec() - started) / 1e6
+	elements_added.emit(ids)
+	return OK
+
+
 ## Removes the loaded building.
 func clear() -> void:
 	elements.clear()
 	element_list.clear()
-	index.clear()
+	index = {}
 	renamed_count = 0
+	part_count = 0
+	for part: Node3D in _parts:
+		remove_child(part)
+		part.queue_free()
+	_parts.clear()
 	source = ""
 	if batches != null:
 		batches.release()
@@ -122,7 +165,7 @@ func _finish(reader: BimVoiceGlbReader, root: Node3D, label: String, started: in
 	_scene.name = SCENE_NODE_NAME
 	add_child(_scene)
 	source = label
-	_index(reader.state)
+	_index_nodes(reader.state, _scene)
 	if batched:
 		batches = BimVoiceBuildingBatches.new()
 		batches.build(self)
@@ -131,19 +174,22 @@ func _finish(reader: BimVoiceGlbReader, root: Node3D, label: String, started: in
 	return OK
 
 
-func _index(state: GLTFState) -> void:
+# Indexes the element nodes of a glb read into [param root] (ids not yet in [member elements]);
+# they are appended to [member element_list], sorted among themselves. Returns them.
+func _index_nodes(state: GLTFState, root: Node3D) -> Array[BimVoiceBuildingElement]:
 	# Generated nodes by their (legalised, unique) names; the GLTFNode's resource_name holds that
 	# name and original_name the name written in the file.
 	var by_name: Dictionary = {}
-	_collect_by_name(_scene, by_name)
+	_collect_by_name(root, by_name)
 	var gltf_nodes: Array[GLTFNode] = state.get_nodes()
 	var json_nodes: Array = state.json.get("nodes", [])
+	var found: Dictionary = {}
 	for i: int in gltf_nodes.size():
 		var gltf_node: GLTFNode = gltf_nodes[i]
 		var original: String = gltf_node.original_name
 		if original.is_empty():
 			original = gltf_node.resource_name
-		if not is_global_id(original):
+		if not is_global_id(original) or elements.has(original):
 			continue
 		var node: Node3D = by_name.get(gltf_node.resource_name, null)
 		if node == null:
@@ -161,12 +207,20 @@ func _index(state: GLTFState) -> void:
 			if extras is Dictionary:
 				element.extras = extras
 		node.set_meta(&"gid", original)
-		elements[original] = element
-	for gid: String in element_ids():
-		var element: BimVoiceBuildingElement = elements[gid]
-		index[gid] = element_list.size()
+		found[original] = element
+	var ids: PackedStringArray = PackedStringArray(found.keys())
+	ids.sort()
+	var grown: Dictionary = index.duplicate()
+	var added: Array[BimVoiceBuildingElement] = []
+	for gid: String in ids:
+		var element: BimVoiceBuildingElement = found[gid]
+		elements[gid] = element
+		grown[gid] = element_list.size()
 		element_list.append(element)
 		_describe(element)
+		added.append(element)
+	index = grown
+	return added
 
 
 func _collect_by_name(node: Node, by_name: Dictionary) -> void:

@@ -36,6 +36,12 @@ func reset() -> void:
 		_pending.append(gid)
 
 
+## Queues colliders for elements added to the building since (a streamed part).
+func add_elements(ids: PackedStringArray) -> void:
+	for gid: String in ids:
+		_pending.append(gid)
+
+
 ## Whether every element has its collider.
 func is_complete() -> bool:
 	return _pending.is_empty()

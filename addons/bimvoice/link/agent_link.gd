@@ -24,6 +24,10 @@ signal result(id: int, response: Dictionary)
 signal partial(id: int, text: String)
 ## The building's glb, as asked for with [method request_model].
 signal model_bytes(hash: String, bytes: PackedByteArray)
+## The rest of a building served as a first view: a glb of only the elements the model
+## [param base] lacks; with them it is the model [param hash] ([code]model_part[/code]).
+## [param info] is the message ({hash, base, name, size, elements}).
+signal model_part(hash: String, base: String, bytes: PackedByteArray, info: Dictionary)
 ## A human-readable line about the link ("agent not running on ..., retrying", "agent ready").
 signal status_changed(text: String)
 ## The agent refused a message ([param id] is -1 when the message had none).
@@ -404,6 +408,9 @@ func _handle(job: ParseJob) -> void:
 		"model":
 			var data: PackedByteArray = job.extra[0] if not job.extra.is_empty() else PackedByteArray()
 			model_bytes.emit(String(msg.get("hash", "")), data)
+		"model_part":
+			var part: PackedByteArray = job.extra[0] if not job.extra.is_empty() else PackedByteArray()
+			model_part.emit(String(msg.get("hash", "")), String(msg.get("base", "")), part, msg)
 		"status":
 			_set_status(String(msg.get("text", "")))
 		"pong":

@@ -16,6 +16,9 @@ extends Node
 
 ## A building was loaded and indexed.
 signal building_loaded(element_count: int)
+## Elements streamed in after a first view were added to the building (see
+## [method BimVoiceBuildingModel.add_bytes]).
+signal elements_added(ids: PackedStringArray)
 ## A state or delta from the agent was applied (or refused: see [member BimVoiceApplyReport.ok]).
 signal changes_applied(report: BimVoiceApplyReport)
 ## The agent answered a say/do/utterance ({ok, program, answer, value, error, transcript?}).
@@ -75,6 +78,7 @@ func _init() -> void:
 	measure = BimVoiceMeasureTool.new()
 	applier.budget_usec = ProjectSettings.get_setting("bimvoice/apply/budget_usec", 2000)
 	building.loaded.connect(_on_building_loaded)
+	building.elements_added.connect(_on_elements_added)
 	building.load_failed.connect(_on_load_failed)
 	mic.chunk_ready.connect(_on_mic_chunk)
 
@@ -145,6 +149,7 @@ func connect_agent(endpoint: String, token: String = "") -> BimVoiceAgentLink:
 	link.result.connect(_on_result)
 	link.partial.connect(_on_partial)
 	link.model_bytes.connect(_on_model_bytes)
+	link.model_part.connect(_on_model_part)
 	link.status_changed.connect(_on_status)
 	link.agent_error.connect(_on_agent_error)
 	link.set_process(false)  # polled by step_frame, inside the frame budget
@@ -368,6 +373,31 @@ func _on_model_bytes(hash: String, bytes: PackedByteArray) -> void:
 	if file != null:
 		file.store_buffer(bytes)
 		file.close()
+
+
+# The rest of a first view: added to the building when it is the model the part extends, else the
+# whole model is asked for (it came before the first view did, or another model is loaded).
+func _on_model_part(hash: String, base: String, bytes: PackedByteArray, info: Dictionary) -> void:
+	_wanted_hash = hash
+	if base.is_empty() or base != model_hash:
+		hud.set_line("note", "downloading the building (%s)" % str(info.get("name", "")))
+		link.request_model(hash)
+		return
+	if building.add_bytes(bytes, "agent model part %s" % hash) == OK:
+		model_hash = hash
+
+
+func _on_elements_added(ids: PackedStringArray) -> void:
+	picker.add_elements(ids)
+	clipper.refresh()  # the new nodes carry the mirrored state already (the applier applied it)
+	hud.set_line(
+		"note",
+		(
+			"building: %d more elements streamed in, %d in all (%.2f s)"
+			% [ids.size(), building.elements.size(), building.load_seconds]
+		)
+	)
+	elements_added.emit(ids)
 
 
 func _on_building_loaded(count: int) -> void:

@@ -1,0 +1,188 @@
+"""Progressive first load through ``serve``: the session starts on the fast pass's first view, answers on
+what is loaded (and says when an answer touches an element still loading), and ends, once the rest
+is in, with the same elements and boxes as a one-shot load; edits made between the parts hold. Over the
+link: ``welcome`` says how many elements are pending, ``model_part`` brings a glb of exactly those, and
+nothing is lost or doubled between the parts; a cached load sends everything at once."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pygltflib as gl
+import pytest
+from link_client import LinkClient, stop_agent
+
+from pyagent.glb import node_names
+from pyagent.language.evaluate import real_dir
+from pyagent.link.streaming import BackgroundLoad
+from pyagent.loader import load
+from pyagent.session import Session
+
+REPO = Path(__file__).resolve().parents[2]
+FZK = REPO / "ifc" / "AC20-FZK-Haus.ifc"
+TOYO = "tekla_TOYO_INK_Legkezelo.ifc"  # a real file whose fast pass leaves out beams and columns
+
+
+def _real(name: str) -> Path:
+    folder = real_dir()
+    if folder is None or not (folder / name).is_file():
+        pytest.skip(f"the shared real file {name} is not here")
+    return folder / name
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _glb_ids(data: bytes, tmp: Path) -> list[str]:
+    path = tmp / f"{hashlib.sha256(data).hexdigest()[:12]}.glb"
+    path.write_bytes(data)
+    return node_names(path)
+
+
+@pytest.mark.parametrize("which", ["fzk", "toyo"])
+def test_the_streamed_session_ends_as_a_one_shot_load(which: str, tmp_path: Path) -> None:
+    path = FZK if which == "fzk" else _real(TOYO)
+    background = BackgroundLoad(path, cache=tmp_path / "streamed", use_cache=False)
+    first = background.wait_first()
+    assert first is not None and first.pending, "this file's fast pass leaves nothing out: nothing to stream"
+    session = Session.from_loaded(first)
+    pending = sorted(first.pending)
+    assert session.pending == set(pending)
+    # queries and changes work on the first view; what is still loading is said so
+    wanted = session.building.elements[pending[0]].ifc_class
+    r = session.do({"steps": [{"op": "count", "target": {"class": [wanted]}}]})
+    assert r.ok and "still loading" in r.answer, r.answer
+    loaded = next(g for g in first.meshes.ids if session.building.elements[g].ifc_class != "IfcSpace")
+    r = session.do({"steps": [{"op": "hide", "target": {"ids": [pending[0], loaded]}}]})
+    assert r.ok and "1 of them is still loading" in r.answer, r.answer
+    r = session.do({"steps": [{"op": "color", "target": {"ids": pending[1:3]}, "rgba": [1, 0, 0, 1]}]})
+    assert r.ok, r.answer
+    edits = session.state()
+    part = background.part()
+    assert part is not None
+    added = session.complete(part.full)
+    # no element lost between the passes, none doubled
+    assert added == part.ids == pending, set(pending) ^ set(added)
+    assert session.pending == set() and "still loading" not in session.do(
+        {"steps": [{"op": "count", "target": {"class": [wanted]}}]}).answer
+    assert session.state() == edits  # the edits made between the parts hold, on the new elements too
+    first_nodes, part_nodes = node_names(first.glb_path), node_names(part.glb_path)
+    assert set(first_nodes).isdisjoint(part_nodes) and sorted(part_nodes) == sorted(
+        g for g in pending if session.building.elements[g].ifc_class != "IfcSpace")
+
+    one_shot = Session.open(path, cache=tmp_path / "one-shot", use_cache=False)
+    a, b = session.building, one_shot.building
+    assert set(a.elements) == set(b.elements)
+    for gid, el in b.elements.items():
+        mine = a.elements[gid]
+        assert (mine.has_geometry, mine.ifc_class, mine.storey, mine.room) == (
+            el.has_geometry, el.ifc_class, el.storey, el.room), gid
+        assert np.allclose(mine.bbox_min, el.bbox_min, atol=1e-6) and np.allclose(mine.bbox_max, el.bbox_max,
+                                                                                  atol=1e-6), gid
+    assert sorted(session.loaded.meshes.ids) == sorted(one_shot.loaded.meshes.ids)
+    assert sorted(first_nodes + part_nodes) == sorted(node_names(one_shot.glb_path))
+    assert session.spatial.ids == one_shot.spatial.ids and np.allclose(session.spatial.bmin, one_shot.spatial.bmin)
+    assert session.executor.spatial is session.spatial and session.executor.building is session.building
+
+
+def test_a_cached_load_has_no_first_view(tmp_path: Path) -> None:
+    load(FZK, cache=tmp_path)
+    background = BackgroundLoad(FZK, cache=tmp_path)
+    assert background.wait_first() is None
+    assert background.full().cached and background.part() is None
+
+
+def _serve(ifc: Path, endpoint: str, cache: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(ifc), "--no-speech",
+                             "--no-journal", "--endpoint", endpoint, "-q"], cwd=REPO,
+                            env=dict(os.environ, PYTHONPATH=str(REPO), PYAGENT_CACHE=str(cache)),
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+
+def _until(client: LinkClient, kind: str, seen: list[dict[str, Any]], timeout_s: float = 120.0
+           ) -> tuple[dict[str, Any], list[bytes]]:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        got = client.recv(1000)
+        if got is None:
+            if kind == "welcome":  # the loading responder gave way to the link: say hello again, as engines do
+                client.send({"type": "hello", "protocol": 2})
+            continue
+        seen.append(got[0])
+        if got[0]["type"] == kind:
+            return got
+    raise AssertionError(f"no {kind} within {timeout_s} s; heard {[m['type'] for m in seen]}")
+
+
+def test_serve_streams_the_rest_as_a_model_part(tmp_path: Path) -> None:
+    endpoint = f"tcp://127.0.0.1:{_port()}"
+    proc = _serve(FZK, endpoint, tmp_path / "cache")
+    client = LinkClient(endpoint)
+    seen: list[dict[str, Any]] = []
+    try:
+        client.send({"type": "hello", "protocol": 2})
+        welcome, _ = _until(client, "welcome", seen)
+        first = welcome["model"]
+        assert first["pending"] > 0, first
+        client.send({"type": "get_model", "hash": first["hash"]})
+        model, frames = _until(client, "model", seen)
+        first_ids = _glb_ids(frames[0], tmp_path)
+        assert model["hash"] == first["hash"] == hashlib.sha256(frames[0]).hexdigest()
+        # a change between the parts: every wall, loaded or not
+        client.send({"type": "do", "id": 1, "program": {"steps": [{"op": "hide", "target": {"class": ["IfcWall"]}}]}})
+        result, _ = _until(client, "result", seen)
+        assert result["ok"] and "still loading" in result["answer"], result
+        part, frames = _until(client, "model_part", seen)
+        part_ids = _glb_ids(frames[0], tmp_path)
+        assert part["base"] == first["hash"] and part["elements"] == len(part_ids) == first["pending"]
+        assert part["size"] == len(frames[0])
+        status, _ = _until(client, "status", seen)
+        assert "fully loaded" in status["text"], status
+        assert any(m["type"] == "status" and m["text"].startswith("Loading") for m in seen), seen
+        # a new hello gets the full model, and the change made between the parts
+        client.send({"type": "hello", "protocol": 2})
+        again, _ = _until(client, "welcome", seen)
+        assert again["model"]["hash"] == part["hash"] and "pending" not in again["model"]
+        client.send({"type": "get_model", "hash": part["hash"]})
+        _, frames = _until(client, "model", seen)
+        full_ids = _glb_ids(frames[0], tmp_path)
+        assert sorted(full_ids) == sorted(first_ids + part_ids) and len(set(full_ids)) == len(full_ids)
+        classes = _classes(frames[0], tmp_path)
+        new_walls = {g for g in part_ids if classes[g].startswith("IfcWall")}
+        assert new_walls and new_walls <= set(again["state"]["hidden"])
+        # the first view's glb is still there for an engine that asks late
+        client.send({"type": "get_model", "hash": first["hash"]})
+        late, _ = _until(client, "model", seen)
+        assert late["hash"] == first["hash"]
+    finally:
+        client.close()
+        stop_agent(proc)
+    # the next start finds the building in the cache: everything at once, no part
+    proc = _serve(FZK, endpoint, tmp_path / "cache")
+    client = LinkClient(endpoint)
+    try:
+        client.send({"type": "hello", "protocol": 2})
+        welcome, _ = _until(client, "welcome", [])
+        assert welcome["model"]["hash"] == part["hash"] and "pending" not in welcome["model"]
+        assert client.recv(1500) is None
+    finally:
+        client.close()
+        stop_agent(proc)
+
+
+def _classes(glb: bytes, tmp: Path) -> dict[str, str]:
+    path = tmp / "classes.glb"
+    path.write_bytes(glb)
+    doc = gl.GLTF2().load_binary(str(path))
+    return {str(n.name): str((n.extras or {}).get("ifc_class", "")) for n in doc.nodes}
