@@ -12,7 +12,6 @@ import numpy as np
 from pyagent.model import Building, Element, Storey
 from pyagent.review.site import SiteLocation
 
-
 _ELEMENT_FIELDS = tuple(f.name for f in fields(Element))
 
 
