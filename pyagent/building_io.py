@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +12,12 @@ import numpy as np
 from pyagent.model import Building, Element, Storey
 from pyagent.review.site import SiteLocation
 
+_ELEMENT_FIELDS = tuple(f.name for f in fields(Element))
+
 
 def _element_json(e: Element) -> dict[str, Any]:
-    d = asdict(e)
+    # shallow (``asdict`` deep-copies every value, the numpy boxes included): the JSON is the same
+    d = {name: getattr(e, name) for name in _ELEMENT_FIELDS}
     d["bbox_min"] = [float(v) for v in e.bbox_min]
     d["bbox_max"] = [float(v) for v in e.bbox_max]
     return d

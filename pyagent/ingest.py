@@ -12,7 +12,9 @@ import ifcopenshell.util.placement as upl
 import ifcopenshell.util.unit as uunit
 import numpy as np
 
+from pyagent.meshfacts import MeshFacts
 from pyagent.model import NON_BODY_IDENTIFIERS, OUTSIDE, SPATIAL_CLASSES, Building, Element, Storey
+from pyagent.relations import Relations
 from pyagent.review.site import site_location
 from pyagent.roomfinder import RoomFinder
 from pyagent.tessellate import SKIPPED_CLASSES, MeshSet
@@ -55,52 +57,77 @@ def _whole_classes(model: ifcopenshell.file, elements: dict[str, Element]) -> No
                 el.whole_class, el.whole = whole.is_a(), whole.GlobalId
 
 
-def _world_placement(placement: Any, memo: dict[int, np.ndarray]) -> np.ndarray:
-    """``ifcopenshell.util.placement.get_local_placement`` with each placement computed once: the
-    storeys' and buildings' placements are shared by thousands of elements."""
-    key = placement.id()
-    got = memo.get(key)
+def _axis_rotation(axis: Any, ref: Any, memo: dict[tuple, np.ndarray]) -> np.ndarray:
+    """``ifcopenshell.util.placement.a2p`` without its location, computed once per pair of directions
+    (a file has few distinct ones): a 4x4 whose first three columns are the unit X, Y and Z axes."""
+    z = tuple(axis.DirectionRatios) if axis else (0, 0, 1)
+    x = tuple(ref.DirectionRatios) if ref else (1, 0, 0)
+    got = memo.get((z, x))
     if got is None:
-        rel_to = placement.PlacementRelTo
-        parent = np.eye(4) if rel_to is None else _world_placement(rel_to, memo)
-        got = memo[key] = parent @ np.asarray(upl.get_axis2placement(placement.RelativePlacement), dtype=float)
+        got = memo[(z, x)] = upl.a2p(np.zeros(3), np.array(z), np.array(x))
     return got
 
 
-def _placement_axes(product: Any, memo: dict[int, np.ndarray] | None = None) -> np.ndarray:
+def _axis2placement(placement: Any, memo: dict[tuple, np.ndarray]) -> np.ndarray:
+    """``ifcopenshell.util.placement.get_axis2placement``, the same numbers, with the directions' part
+    shared (see ``_axis_rotation``)."""
+    if placement.is_a() == "IfcAxis2Placement3D":
+        coordinates = getattr(placement.Location, "Coordinates", None)
+        if coordinates:
+            m = _axis_rotation(placement.Axis, placement.RefDirection, memo).copy()
+            m[:3, 3] = coordinates
+            return m
+    return np.asarray(upl.get_axis2placement(placement), dtype=float)
+
+
+class _Placements:
+    """World placements by entity id, each computed once: the storeys' and buildings' placements are
+    shared by thousands of elements, and their directions by nearly all."""
+
+    def __init__(self) -> None:
+        self.world: dict[int, np.ndarray] = {}
+        self.axes: dict[tuple, np.ndarray] = {}
+
+    def of(self, placement: Any) -> np.ndarray:
+        """``ifcopenshell.util.placement.get_local_placement`` of an IfcLocalPlacement."""
+        key = placement.id()
+        got = self.world.get(key)
+        if got is None:
+            rel_to = placement.PlacementRelTo
+            parent = np.eye(4) if rel_to is None else self.of(rel_to)
+            got = self.world[key] = parent @ _axis2placement(placement.RelativePlacement, self.axes)
+        return got
+
+
+def _placement_axes(product: Any, memo: _Placements | None = None) -> np.ndarray:
     """The product's world placement as a 4x4 matrix (identity when it has none); ``memo`` keeps the
-    placements already computed, by entity id."""
+    placements already computed."""
     placement = getattr(product, "ObjectPlacement", None)
     if placement is None:
         return np.eye(4)
     try:
         if memo is not None and placement.is_a("IfcLocalPlacement"):
-            return _world_placement(placement, memo).copy()
+            return memo.of(placement).copy()
         return np.asarray(upl.get_local_placement(placement), dtype=float)
     except (RuntimeError, TypeError, AttributeError, ValueError):
         return np.eye(4)
 
 
-def _spatial_parent(product: Any) -> Any | None:
+def _spatial_parent(product: Any, rels: Relations) -> Any | None:
     """The spatial element that holds a product: its container, or its whole's container."""
     seen = 0
     current = product
     while current is not None and seen < 16:
-        container = uel.get_container(current)
+        container = rels.container(current)
         if container is not None:
             return container
-        whole = uel.get_aggregate(current)
+        whole = rels.aggregate.get(current.id())
         if whole is None:
             # openings and fillings: a door fills an opening that voids a wall
-            for rel in getattr(current, "FillsVoids", None) or ():
-                current = rel.RelatingOpeningElement
-                break
-            else:
-                for rel in getattr(current, "VoidsElements", None) or ():
-                    current = rel.RelatingBuildingElement
-                    break
-                else:
-                    return None
+            filled = rels.fills.get(current.id()) or rels.voids.get(current.id())
+            if not filled:
+                return None
+            current = filled[0]
         else:
             if whole.is_a() in SPATIAL_CLASSES:
                 return whole
@@ -118,27 +145,23 @@ def _definition(definition: Any, memo: dict[int, dict[str, Any]]) -> dict[str, A
     return got
 
 
-def _psets(product: Any, type_obj: Any | None, memo: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def _psets(product: Any, type_obj: Any | None, rels: Relations,
+           memo: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """``ifcopenshell.util.element.get_psets`` (the type's sets, then the occurrence's over them) with
     every set read once (``memo`` by entity id): types and their sets are shared by many elements."""
     psets: dict[str, dict[str, Any]] = {}
     for definition in (getattr(type_obj, "HasPropertySets", None) or ()) if type_obj is not None else ():
         psets.setdefault(definition.Name, {}).update(_definition(definition, memo))
-    for rel in getattr(product, "IsDefinedBy", None) or ():
-        if not rel.is_a("IfcRelDefinesByProperties"):
-            continue
-        relating = rel.RelatingPropertyDefinition
-        defs = relating.wrappedValue if relating.is_a("IfcPropertySetDefinitionSet") else (relating,)
-        for definition in defs:
-            psets.setdefault(definition.Name, {}).update(_definition(definition, memo))
+    for definition in rels.definitions.get(product.id(), ()):
+        psets.setdefault(definition.Name, {}).update(_definition(definition, memo))
     return psets
 
 
-def _flat_properties(product: Any, type_obj: Any | None = None,
-                     memo: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+def _flat_properties(product: Any, type_obj: Any | None, rels: Relations,
+                     memo: dict[int, dict[str, Any]]) -> dict[str, Any]:
     props: dict[str, Any] = {}
     try:
-        psets = uel.get_psets(product) if memo is None else _psets(product, type_obj, memo)
+        psets = _psets(product, type_obj, rels, memo)
     except (RuntimeError, AttributeError, TypeError):
         return props
     for pset, values in psets.items():
@@ -155,17 +178,24 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _materials(product: Any) -> list[str]:
-    try:
-        mats = uel.get_materials(product)
-    except (RuntimeError, AttributeError, TypeError):
+def _materials(product: Any, rels: Relations, memo: dict[int, list[str]]) -> list[str]:
+    """Names of the product's materials (its own or its type's), each material set's read once."""
+    material = rels.material_of(product)
+    if material is None:
         return []
-    names: list[str] = []
-    for m in mats:
-        name = _text(getattr(m, "Name", None))
-        if name and name not in names:
-            names.append(name)
-    return names
+    got = memo.get(material.id())
+    if got is None:
+        try:
+            mats = rels.materials(product)
+        except (RuntimeError, AttributeError, TypeError):
+            mats = []
+        got = []
+        for m in mats:
+            name = _text(getattr(m, "Name", None))
+            if name and name not in got:
+                got.append(name)
+        memo[material.id()] = got
+    return list(got)
 
 
 def _true_north(model: ifcopenshell.file) -> float:
@@ -289,15 +319,6 @@ def _dims_from_mesh(verts: np.ndarray, axes: np.ndarray) -> dict[str, float]:
     }
 
 
-def _mesh_area_volume(tris: np.ndarray) -> tuple[float, float]:
-    """Surface area and enclosed volume (divergence theorem) of a closed triangle mesh."""
-    a, b, c = tris[:, 0].astype(float), tris[:, 1].astype(float), tris[:, 2].astype(float)
-    cross = np.cross(b - a, c - a)
-    area = 0.5 * float(np.linalg.norm(cross, axis=1).sum())
-    volume = abs(float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum()) / 6.0)
-    return area, volume
-
-
 def _plan_axes(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str, int]) -> np.ndarray:
     """Unit vector in plan through the element (across a wall or through a door)."""
     if el.ifc_class.startswith(("IfcDoor", "IfcWindow")):
@@ -360,14 +381,24 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     elements: dict[str, Element] = {}
     axes_by_id: dict[str, np.ndarray] = {}
     off = _switched_off(model)
-    placements: dict[int, np.ndarray] = {}
+    placements = _Placements()
     psets_memo: dict[int, dict[str, Any]] = {}
+    materials_memo: dict[int, list[str]] = {}
+    rels = Relations.of(model)
+    facts = MeshFacts.of(meshes)
+    kinds: dict[str, tuple[bool, bool, frozenset[str]]] = {}  # class -> (skipped, spatial, attribute names)
 
     for product in model.by_type("IfcProduct"):
         cls = product.is_a()
-        if any(product.is_a(c) for c in SKIPPED_CLASSES) or product.is_a("IfcSpatialZone"):
+        kind = kinds.get(cls)
+        if kind is None:
+            kind = kinds[cls] = (
+                any(product.is_a(c) for c in SKIPPED_CLASSES) or product.is_a("IfcSpatialZone"),
+                cls in SPATIAL_CLASSES or product.is_a("IfcSpatialStructureElement"),
+                frozenset(product.get_attribute_names()))
+        skipped, spatial, attrs = kind
+        if skipped:
             continue
-        spatial = cls in SPATIAL_CLASSES or product.is_a("IfcSpatialStructureElement")
         gid = product.GlobalId
         if gid in elements:
             warnings.append(f"duplicate GlobalId {gid}: the second {cls} was ignored")
@@ -378,35 +409,31 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         axes = _placement_axes(product, placements)
         axes_by_id[gid] = axes
         el = Element(
-            id=gid, ifc_class=cls, name=_text(product.Name), long_name=_text(getattr(product, "LongName", None)),
-            object_type=_text(getattr(product, "ObjectType", None)),
+            id=gid, ifc_class=cls, name=_text(product.Name),
+            long_name=_text(product.LongName if "LongName" in attrs else None),
+            object_type=_text(product.ObjectType if "ObjectType" in attrs else None),
         )
-        type_obj = uel.get_type(product)
+        type_obj = rels.type_of(product)
         if type_obj is not None:
             el.type_name = _text(type_obj.Name)
         if mi is not None:
             v, f, fm = meshes.element(mi)
-            el.bbox_min = v.min(axis=0).astype(float)
-            el.bbox_max = v.max(axis=0).astype(float)
+            el.bbox_min = facts.bbox_min[mi].copy()
+            el.bbox_max = facts.bbox_max[mi].copy()
             el.has_geometry = True
             el.dims = _dims_from_mesh(v, axes)
-            colors = meshes.materials[fm]
-            if len(colors):
-                # the colour covering the most faces is the element's colour
-                uniq, counts = np.unique(fm, return_counts=True)
-                el.color = tuple(float(c) for c in meshes.materials[uniq[counts.argmax()]])  # type: ignore[assignment]
+            el.color = tuple(float(c) for c in meshes.materials[facts.colour[mi]])  # type: ignore[assignment]
             el.hidden_in_file = _hidden_in_file(product, off)
-            area, volume = _mesh_area_volume(v[f])
-            el.quantities["surface_area"] = area
-            if volume > 1e-9:
-                el.quantities["volume"] = volume
+            el.quantities["surface_area"] = float(facts.area[mi])
+            if facts.volume[mi] > 1e-9:
+                el.quantities["volume"] = float(facts.volume[mi])
         else:
             el.bbox_min = el.bbox_max = axes[:3, 3] * scale - meshes.origin
-        el.properties = _flat_properties(product, type_obj, psets_memo)
-        predefined = getattr(product, "PredefinedType", None)
+        el.properties = _flat_properties(product, type_obj, rels, psets_memo)
+        predefined = product.PredefinedType if "PredefinedType" in attrs else None
         if isinstance(predefined, str) and predefined not in ("NOTDEFINED", "USERDEFINED"):
             el.properties["PredefinedType"] = predefined
-        el.materials = _materials(product)
+        el.materials = _materials(product, rels, materials_memo)
         ext = el.properties.get("IsExternal")
         el.external = bool(ext) if isinstance(ext, bool) else None
         # Quantities from quantity sets and vendor property sets win over geometry; they are in the
@@ -418,7 +445,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
                     el.quantities[key] = float(value) * quantity_scale[key]
                     break
         for attr, key in (("OverallHeight", "height"), ("OverallWidth", "width")):
-            value = getattr(product, attr, None)
+            value = getattr(product, attr) if attr in attrs else None
             if isinstance(value, (int, float)) and value > 0:
                 el.dims[key] = float(value) * scale
         if cls == "IfcSpace" and "area" not in el.quantities and el.has_geometry:
@@ -427,7 +454,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             el.quantities["area"] = el.quantities["surface_area"] / 2.0 if el.ifc_class.startswith(
                 ("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")) else el.quantities["surface_area"]
         # Spatial structure.
-        parent = _spatial_parent(product) if not spatial else uel.get_aggregate(product)
+        parent = _spatial_parent(product, rels) if not spatial else rels.aggregate.get(product.id())
         if parent is not None:
             el.parent = parent.GlobalId
         elements[gid] = el
@@ -470,14 +497,11 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     # Doors and windows: the wall they sit in; doors, windows and walls: the rooms on either side.
     for product in model.by_type("IfcElement"):
         found = elements.get(product.GlobalId)
-        if found is None:
-            continue
-        el = found
-        for rel in getattr(product, "FillsVoids", None) or ():
-            for vrel in getattr(rel.RelatingOpeningElement, "VoidsElements", None) or ():
-                host = vrel.RelatingBuildingElement
-                if host is not None and host.GlobalId in elements:
-                    el.host = host.GlobalId
+        openings = rels.fills.get(product.id()) if found is not None else None
+        for opening in openings or ():
+            for host in rels.voids.get(opening.id(), ()):
+                if host.GlobalId in elements:
+                    found.host = host.GlobalId  # type: ignore[union-attr]
     if finder.rooms:
         for el in elements.values():
             if el.has_geometry and el.ifc_class.startswith(("IfcDoor", "IfcWindow", "IfcWall", "IfcCurtainWall")):
