@@ -187,7 +187,8 @@ func test_desktop() -> void:
 		),
 		"show the door"
 	)
-	rt.applier.drain()  # a loaded machine's frame budget can leave the selection change for a later frame
+	# A loaded machine's frame budget can leave the selection change for a later frame.
+	rt.applier.drain()
 	check_eq(rt.hud.selection, "", "cleared selection leaves the HUD")
 	check(not rig.hud.shown_text().contains("Selected"), "no stale selection line")
 	# Typed command and push-to-talk without an agent: the HUD says so.
