@@ -1,11 +1,12 @@
-"""First-load benchmark: for each shipped file and the large real Tekla file, a cold load (no cache) in a
-child process: time to first view (the fast kernel's pass), time to full load, the child's peak
-memory and the glb's size, against web-ifc's open + StreamAllMeshes of the same file measured in the
-same run (node and web-ifc installed into ``.cache/web-ifc`` with ``--install-web-ifc``; the column is
-skipped with a note otherwise). Then the same cold load as an engine sees it through ``serve``
-(progressive: PROTOCOL.md, Streaming): from starting ``python -m pyagent serve`` (interpreter start
-included) to the first view's glb in hand, and to the whole building in hand (its second part, or the
-one model when nothing was left for a second pass)."""
+"""First-load benchmark: for each shipped file and a few real files (the large Tekla one, and two with much
+repeated geometry), a cold load (no cache) in a child process: time to first view (the fast kernel's pass),
+time to full load, the child's peak memory and the glb's size (repeated geometry written once; and the
+``unshared`` baseline, one mesh per element, written from the same meshes in the same process), against web-
+ifc's open + StreamAllMeshes of the same file measured in the same run (node and web-ifc installed into
+``.cache/web-ifc`` with ``--install-web-ifc``; the column is skipped with a note otherwise). Then the same
+cold load as an engine sees it through ``serve`` (progressive: PROTOCOL.md, Streaming): from starting ``python
+-m pyagent serve`` (interpreter start included) to the first view's glb in hand, and to the whole building in
+hand (its second part, or the one model when nothing was left for a second pass)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from pathlib import Path
 from pyagent.paths import PROJECT_ROOT, cache_dir
 
 WEB_IFC_VERSION = "0.0.78"
-REAL_FILES = ("tekla_CO-ST-01.ifc",)
+REAL_FILES = ("tekla_CO-ST-01.ifc", "tekla_TOYO_INK_Legkezelo.ifc", "revit2021_tested_sample_project.ifc")
 TARGET_RATIO = 2.0  # full load <= 2x web-ifc
 TARGET_FIRST_VIEW_S = 1.0  # for the shipped files
 TARGET_BIG_S, TARGET_BIG_MB = 20.0, 300.0
@@ -31,17 +32,26 @@ TARGET_BIG_S, TARGET_BIG_MB = 20.0, 300.0
 _CHILD = """
 import json, resource, sys, tempfile, time
 from pathlib import Path
-from pyagent.loader import load
+from pyagent.glb import write_glb
+from pyagent.loader import _glb_parts, load
 firsts = []
 with tempfile.TemporaryDirectory(prefix="pyagent-loadbench-") as tmp:
     t = time.perf_counter()
     lb = load(sys.argv[1], cache=Path(tmp), use_cache=False,
               first_view=lambda f: firsts.append(time.perf_counter() - t))
     total = time.perf_counter() - t
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     glb = lb.glb_path.stat().st_size
+    parts = _glb_parts(lb.building, lb.meshes)
+    writes = {}
+    for share in (True, False):
+        t = time.perf_counter()
+        stats = write_glb(parts, lb.meshes.materials, Path(tmp) / f"{share}.glb", share=share)
+        writes[share] = (time.perf_counter() - t, stats.bytes)
 print(json.dumps({"first_view_s": firsts[0] if firsts else total, "full_s": total, "glb_mb": glb / 2**20,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "elements": len(lb.building.products())}))
+                  "peak_mb": peak, "elements": len(lb.building.products()),
+                  "unshared_mb": writes[False][1] / 2**20, "write_glb_s": writes[True][0],
+                  "write_unshared_s": writes[False][0]}))
 """
 
 
@@ -57,6 +67,9 @@ class LoadFigures:
     serve_first_s: float | None = None  # serve started -> the first view's glb received by an engine
     serve_full_s: float | None = None  # serve started -> the whole building received
     pending: int = 0  # elements the first view lacked (streamed as a second part)
+    unshared_mb: float = 0.0  # the same glb without shared meshes (the baseline)
+    write_glb_s: float = 0.0  # writing the glb again, shared and unshared, after the load
+    write_unshared_s: float = 0.0
 
 
 def web_ifc_dir() -> Path:
@@ -158,23 +171,27 @@ def measure(path: Path, timeout_s: float = 900.0, serve: bool = True) -> LoadFig
                            capture_output=True, text=True, check=True, timeout=timeout_s)
         web = float(json.loads(w.stdout.strip().splitlines()[-1])["open_mesh_s"])
     figs = LoadFigures(path.name, int(d["elements"]), float(d["first_view_s"]), float(d["full_s"]),
-                       float(d["peak_mb"]), float(d["glb_mb"]), web)
+                       float(d["peak_mb"]), float(d["glb_mb"]), web, unshared_mb=float(d["unshared_mb"]),
+                       write_glb_s=float(d["write_glb_s"]), write_unshared_s=float(d["write_unshared_s"]))
     if serve:
         figs.serve_first_s, figs.serve_full_s, figs.pending = measure_serve(path, timeout_s)
     return figs
 
 
 def format_table(figs: list[LoadFigures]) -> str:
-    head = (f"{'file':<26} {'elements':>8} {'first view s':>12} {'full s':>8} {'peak MB':>8} {'glb MB':>7} "
-            f"{'web-ifc s':>9} {'full/web-ifc':>12} {'pending':>7} {'serve 1st s':>11} {'serve full s':>12}")
-    lines = ["First load (cold, no cache; each in its own process)", head, "-" * len(head)]
+    head = (f"{'file':<36} {'elements':>8} {'first view s':>12} {'full s':>8} {'peak MB':>8} {'glb MB':>7} "
+            f"{'unshared':>8} {'ratio':>6} {'web-ifc s':>9} {'full/web-ifc':>12} {'pending':>7} {'serve 1st s':>11} "
+            f"{'serve full s':>12}")
+    lines = ["First load (cold, no cache; each in its own process). glb MB: repeated geometry written once;",
+             "unshared: the same meshes written one mesh per element, in the same process", head, "-" * len(head)]
     for f in figs:
         web = f"{f.web_ifc_s:9.2f}" if f.web_ifc_s is not None else f"{'-':>9}"
         ratio = f"{f.full_s / f.web_ifc_s:11.1f}x" if f.web_ifc_s else f"{'-':>12}"
+        shrink = f"{f.glb_mb / f.unshared_mb:6.2f}" if f.unshared_mb else f"{'-':>6}"
         served = (f"{f.pending:>7} {f.serve_first_s:11.2f} {f.serve_full_s:12.2f}"
                   if f.serve_first_s is not None and f.serve_full_s is not None else f"{'-':>7} {'-':>11} {'-':>12}")
-        lines.append(f"{f.name:<26} {f.elements:>8} {f.first_view_s:12.2f} {f.full_s:8.2f} {f.peak_mb:8.0f} "
-                     f"{f.glb_mb:7.1f} {web} {ratio} {served}")
+        lines.append(f"{f.name:<36} {f.elements:>8} {f.first_view_s:12.2f} {f.full_s:8.2f} {f.peak_mb:8.0f} "
+                     f"{f.glb_mb:7.2f} {f.unshared_mb:8.2f} {shrink} {web} {ratio} {served}")
     lines.append("first view / full: the loader alone; serve 1st / full: python -m pyagent serve started -> an "
                  "engine holds the first view / the whole building (pending: elements in its second part)")
     note = web_ifc_note()

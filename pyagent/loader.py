@@ -17,7 +17,7 @@ from pyagent.paths import cache_dir
 from pyagent.progress import Progress, no_progress
 from pyagent.tessellate import MeshSet, concat, tessellate_passes
 
-CACHE_VERSION = 17  # 17: two tessellation passes (fast kernel, then hybrid for the rest)
+CACHE_VERSION = 18  # 18: repeated geometry written once in the glb (17: two tessellation passes)
 
 
 @dataclass

@@ -1,7 +1,9 @@
 extends "res://tests/godot/scene_test.gd"
 ## Loads a building glb (from a file and from bytes) and checks the element index against the
 ## agent's element list.
-## -- --no-agent --glb PATH --expected PATH.json ({"ids": [GlobalIds of elements with geometry]})
+## -- --no-agent --glb PATH --expected PATH.json ({"ids": [GlobalIds of elements with geometry],
+## optional "bbox_godot": the building's box, "boxes": {GlobalId: [min x, y, z, max x, y, z]}
+## each element's box (Godot frame), "meshes": how many distinct meshes the glb has})
 
 
 func run_test() -> void:
@@ -39,6 +41,16 @@ func run_test() -> void:
 		0,
 		"no importer-only mesh nodes left"
 	)
+	if expected_doc.has("boxes"):
+		_check_boxes(building, expected_doc["boxes"])
+	if expected_doc.has("meshes"):
+		var distinct: Dictionary = {}
+		for element: BimVoiceBuildingElement in building.element_list:
+			for mesh_instance: MeshInstance3D in element.meshes:
+				distinct[mesh_instance.mesh] = true
+		check_eq(
+			distinct.size(), int(expected_doc["meshes"]), "distinct mesh resources (shared ones kept)"
+		)
 	var box: AABB = building.world_aabb()
 	check(box.size.x > 1.0 and box.size.y > 1.0 and box.size.z > 1.0, "building box %s" % box)
 	if expected_doc.has("bbox_godot"):
@@ -66,3 +78,28 @@ func run_test() -> void:
 	print("loaded %d elements in %.3f s (file) / %.3f s (bytes)" % [
 		ids.size(), building.load_seconds, from_bytes.load_seconds
 	])
+
+
+# Every element's loaded box is the box of its own triangles (within 0.1 mm), whether its node
+# turns a shared mesh or not.
+func _check_boxes(building: BimVoiceBuildingModel, boxes: Dictionary) -> void:
+	var bad: Array[String] = []
+	for gid: String in boxes:
+		var element: BimVoiceBuildingElement = building.get_element(gid)
+		if element == null:
+			bad.append("%s missing" % gid)
+			continue
+		var b: Array = boxes[gid]
+		var lo: Vector3 = Vector3(b[0], b[1], b[2])
+		var hi: Vector3 = Vector3(b[3], b[4], b[5])
+		var got: AABB = element.base_aabb
+		var off: float = maxf(
+			(got.position - lo).abs()[(got.position - lo).abs().max_axis_index()],
+			(got.end - hi).abs()[(got.end - hi).abs().max_axis_index()]
+		)
+		if off > 1e-4:
+			bad.append("%s: %s, expected %s..%s" % [gid, got, lo, hi])
+	check(
+		bad.is_empty(),
+		"element boxes (%d of %d off): %s" % [bad.size(), boxes.size(), bad.slice(0, 5)]
+	)

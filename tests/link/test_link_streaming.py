@@ -175,7 +175,9 @@ def test_serve_streams_the_rest_as_a_model_part(tmp_path: Path) -> None:
         client.send({"type": "hello", "protocol": 2})
         welcome, _ = _until(client, "welcome", [])
         assert welcome["model"]["hash"] == part["hash"] and "pending" not in welcome["model"]
-        assert client.recv(1500) is None
+        # nothing more but answers to hellos repeated while the agent was starting (a slow machine): no part
+        while (extra := client.recv(1500)) is not None:
+            assert extra[0]["type"] == "welcome" and extra[0]["model"]["hash"] == part["hash"], extra[0]
     finally:
         client.close()
         stop_agent(proc)
