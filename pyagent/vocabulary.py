@@ -23,6 +23,9 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "accessory": ("IfcDiscreteAccessory",), "bolt": ("IfcMechanicalFastener",), "fastener": ("IfcMechanicalFastener",),
     "assembly": ("IfcElementAssembly",), "fixture": ("IfcFlowTerminal", "IfcSanitaryTerminal"),
     "site": ("IfcSite",), "terrain": ("IfcSite",), "ground": ("IfcSite",),
+    "fin": ("IfcShadingDevice",), "louvre": ("IfcShadingDevice",), "louver": ("IfcShadingDevice",),
+    "sunshade": ("IfcShadingDevice",), "blind": ("IfcShadingDevice",), "shutter": ("IfcShadingDevice",),
+    "gutter": ("IfcPipeSegment",), "downpipe": ("IfcPipeSegment",), "pipe": ("IfcPipeSegment",),
 }
 
 # Everyday kinds found in element names and types (furniture and fittings): kind -> words to look for.
@@ -32,7 +35,7 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "cabinet": ("cabinet", "cupboard", "schrank", "casework", "base cabinet", "upper cabinet"),
     "shelf": ("shelf", "shelving", "regal", "bookcase"), "wardrobe": ("wardrobe", "closet", "dresser"),
     "toilet": ("toilet", "wc", "water closet"), "sink": ("sink", "basin", "lavatory", "waschbecken"),
-    "bathtub": ("bathtub", "tub", "badewanne"), "shower": ("shower", "dusche"),
+    "bathtub": ("bathtub", "bath tub", "tub", "badewanne"), "shower": ("shower", "dusche"),
     "fridge": ("refrigerator", "fridge"), "stove": ("range", "stove", "cooker", "oven"),
     "dishwasher": ("dishwasher",), "skylight": ("skylight", "roof window", "dachfenster"),
     "counter": ("counter", "countertop", "worktop"),

@@ -143,6 +143,22 @@ def _matches_kind(el: Element, kind: str) -> bool:
     return any(w in text for w in words)
 
 
+def _matches_kind_whole(el: Element, kind: str) -> bool:
+    """The kind's words as whole words (plurals too): a "bed" is not a "Bedside table"."""
+    words = KIND_WORDS.get(kind.lower(), (kind.lower(),))
+    text = " ".join(NAME_TAIL.sub("", t.lower()) for t in (el.name, el.object_type, el.type_name, el.long_name))
+    return any(re.search(rf"(?<![^\W\d_]){re.escape(w)}(s|es)?(?![^\W\d_])", text) for w in words)
+
+
+def kind_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, kind: str) -> np.ndarray:
+    """Rows of that kind: by whole words where any are, else by the words inside names (compounds)."""
+    for test in (_matches_kind_whole, _matches_kind):
+        hit = rows[[test(els[ids[r]], kind) for r in rows]] if len(rows) else rows
+        if len(hit):
+            return hit
+    return hit
+
+
 def _matches_name(el: Element, name: str) -> bool:
     n = name.lower()
     return n == el.id.lower() or any(n in t.lower() for t in (el.name, el.long_name, el.object_type, el.type_name))
@@ -343,7 +359,7 @@ class Resolver:
         if sel.get("class"):
             rows = rows[sp.class_mask(frozenset(sel["class"]))[rows]]
         if sel.get("kind"):
-            rows = rows[[_matches_kind(els[ids[r]], sel["kind"]) for r in rows]]
+            rows = kind_rows(els, ids, rows, sel["kind"])
         if sel.get("name"):
             rows = name_rows(els, ids, rows, sel["name"])
         if sel.get("storey"):

@@ -33,7 +33,7 @@ from pyagent.language.scene_view import SceneView
 from pyagent.language.storey_ordinals import resolve_storey, storey_number
 from pyagent.language.units import length_units
 from pyagent.model import Building
-from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, plural_noun, singular_noun
+from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words, plural_noun, singular_noun
 
 Selector = dict[str, Any]
 Step = dict[str, Any]
@@ -277,8 +277,14 @@ class Parser:
             tail = cm.group(0)
         elif verb in ("paint", "color", "make", "turn"):
             return None
+        words = self.lex.vocabulary().words
+
         def has_head(x: str) -> bool:
-            return bool(self._class_re.search(x) or self._kind_re.search(x) or self._room(" " + x + " "))
+            """A thing is named: a class, a kind, a room, or a word of the building's own names ("the bath")."""
+            if self._class_re.search(x) or self._kind_re.search(x) or self._room(" " + x + " "):
+                return True
+            nouns = [w for w in re.findall(r"[^\W\d_]+", x) if w not in _ARTICLES_AND_QUANTIFIERS]
+            return bool(nouns) and any(w in words or singular_noun(w) in words for w in nouns[-1:])
         if not has_head(a) or not has_head(b) or b.split()[0] in VERBS_AFTER_AND:
             return None
         return [f"{verb} {a}{tail}", f"{verb} {b}"]
@@ -1235,11 +1241,25 @@ class Parser:
                 for k, v in rsel.items():
                     sel[k] = v
                 noun_found = True
+        name_plural = False
+        if noun_found and "name" not in sel and not sel.get("ref") and "ids" not in sel:
+            # The head noun is the last word: "the roof battens" are battens (on the roof), not the roof.
+            head = self._head_name(t)
+            if head is not None:
+                name, name_plural = head
+                ids = self.lex.names[name]
+                if not sel.get("class") or not any(self.building.elements[g].ifc_class in sel["class"] for g in ids):
+                    sel.pop("class", None)
+                    sel.pop("kind", None)
+                sel["name"] = name
         if not noun_found:
-            # An element name ("Innentuer-1", "Terrassentuer").
+            # An element name ("Innentuer-1", "Terrassentuer"), also in the plural ("the purlins").
             for name in sorted(self.lex.names, key=len, reverse=True):
-                if len(name) >= 4 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", t):
+                m = re.search(rf"(?<![\w-]){re.escape(name)}(s|es)?(?![\w-])", t) if len(name) >= 4 else None
+                if m:
                     sel["name"] = name
+                    final = name.split()[-1]
+                    name_plural = bool(m.group(1)) or singular_noun(final) != final  # "brackets" as named
                     noun_found = True
                     break
         if not noun_found and re.search(r"\b(everything|all|anything|something|things?|objects?|elements?|items?|"
@@ -1275,7 +1295,7 @@ class Parser:
                 sel["limit"] = int(m.group(1))
                 sel.setdefault("order", "nearest")
         if _is_singular(t, self._heads) and noun_found and "limit" not in sel and "ordinal" not in sel \
-                and not sel.get("ref") and not sel.get("ids"):
+                and not sel.get("ref") and not sel.get("ids") and not name_plural:
             if relations or order:
                 sel["limit"] = 1
                 if not order and any(r["rel"] in ("in_front", "behind", "left", "right", "near", "within",
@@ -1299,9 +1319,11 @@ class Parser:
         head = (self._kind_re.search(t) if sel.get("kind") else self._class_re.search(t))
         if head is None:
             return None
-        words = [w for w in re.findall(r"[a-zü\-]+", t[:head.start()])[-2:]
-                 if w not in MODIFIER_STOP and w not in COLOURS and spoken_numbers.ordinal(w) is None]
         classes = set(sel.get("class") or [])
+        own = {w for c in classes for w in class_name_words(c).split()}  # "shading" of "shading fins"
+        words = [w for w in re.findall(r"[a-zü\-]+", t[:head.start()])[-2:]
+                 if w not in MODIFIER_STOP and w not in COLOURS and spoken_numbers.ordinal(w) is None
+                 and w not in own]
         candidates = [" ".join(words)] if len(words) == 2 else []
         candidates += list(reversed(words))
         for phrase in candidates:
@@ -1337,6 +1359,20 @@ class Parser:
                 m = pattern.search(hay)
                 if m:
                     return RoomHit(entry.ids, (m.start(), m.end()), m.group(1) in ("s", "es"))
+        return None
+
+    def _head_name(self, t: str) -> tuple[str, bool] | None:
+        """An element name that is the phrase's last word, not a class or kind word ("roof battens" ->
+        "batten", plural), or None."""
+        words = re.findall(r"[^\W\d_][\w-]*", t)
+        if len(words) < 2:
+            return None
+        last = words[-1]
+        for name, plural in ((last, False), (singular_noun(last), True)):
+            if name != last or not plural:
+                if name in self.lex.names and len(name) >= 4 and not self._class_re.search(f" {last} ") \
+                        and not self._kind_re.search(f" {last} "):
+                    return name, plural and name != last
         return None
 
     def _rooms_up_or_down(self, room_hit: RoomHit, sel: Selector, text: str, ctx: ParseContext) -> RoomHit:
@@ -1465,6 +1501,10 @@ def storey_for(b: Building, mine_id: str | None, spec: str, roof_only: Collectio
 def _is_filler_clause(c: str) -> bool:
     words = c.split()
     return len(words) <= 3 and not any(w in VERBS_AFTER_AND or w in CLASS_WORDS for w in words)
+
+
+_ARTICLES_AND_QUANTIFIERS = frozenset({"the", "a", "an", "all", "both", "every", "each", "some", "any", "of", "those",
+                                       "these", "this", "that", "my", "our", "its", "their"})
 
 
 def split_clauses(t: str) -> list[str]:

@@ -1,0 +1,63 @@
+"""Things called by the building's own names as nouns: in the plural ("the purlins"), as the head of a
+phrase ("the roof battens" are battens), coordinated ("the battens and the purlins"), kinds by whole words
+(a bed is not a bedside table) and class words from architecture ("shading fins"). Expectations come from
+the files read with ifcopenshell, independently of the agent."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import ifcopenshell
+import ifcopenshell.util.element as ue
+import pytest
+
+from pyagent.session import Session
+
+BUILDINGS = Path(__file__).resolve().parent / "buildings"
+HOUSE = BUILDINGS / "blenderbim_creative-freedom.ifc"
+
+
+@pytest.fixture(scope="module")
+def model() -> ifcopenshell.file:
+    return ifcopenshell.open(str(HOUSE))
+
+
+def _named(model: ifcopenshell.file, word: str) -> set[str]:
+    """Elements with a body whose name is the word."""
+    return {p.GlobalId for p in model.by_type("IfcElement")
+            if (p.Name or "").lower() == word and p.Representation is not None}
+
+
+def test_plural_names_and_head_nouns_and_coordination(model: ifcopenshell.file) -> None:
+    purlins, battens = _named(model, "purlin"), _named(model, "batten")
+    assert len(purlins) > 1 and len(battens) > 1
+    s = Session.open(HOUSE)
+    r = s.say("hide the purlins")
+    assert r.ok and s.scene.hidden == purlins, r.answer
+    s.say("undo")
+    r = s.say("hide the roof battens and the purlins")
+    assert r.ok and s.scene.hidden == purlins | battens, r.answer
+
+
+def test_a_bed_is_not_a_bedside_table(model: ifcopenshell.file) -> None:
+    def words(p: ifcopenshell.entity_instance) -> str:
+        t = ue.get_type(p)
+        return " ".join(x or "" for x in (p.Name, p.ObjectType, t.Name if t else "")).lower()
+
+    furniture = [p for p in model.by_type("IfcFurnishingElement") if p.Representation is not None]
+    beds = {p.GlobalId for p in furniture if re.search(r"\bbeds?\b", words(p))}
+    assert beds and any("bedside" in words(p) for p in furniture)
+    r = Session.open(HOUSE).say("how many beds are there?")
+    assert r.ok and r.value == len(beds), r.answer
+
+
+def test_shading_fins_are_the_shading_devices() -> None:
+    path = next((p / "shared" / "ifc" / "real" / "ifcsverchok_Facades.ifc" for p in HOUSE.parents
+                 if (p / "shared" / "ifc" / "real" / "ifcsverchok_Facades.ifc").is_file()), None)
+    if path is None:
+        pytest.skip("the shared reference files are not beside the checkout")
+    devices = {d.GlobalId for d in ifcopenshell.open(str(path)).by_type("IfcShadingDevice")}
+    s = Session.open(path)
+    r = s.say("hide all the shading fins")
+    assert r.ok and devices <= s.scene.hidden, r.answer
