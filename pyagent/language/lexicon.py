@@ -238,6 +238,8 @@ class Lexicon:
         for e in b.products():
             texts_seen.update((e.name, e.type_name, e.object_type))
             keys.update(e.properties)
+        for sp in b.spaces():  # rooms' own properties ("Floor Finish")
+            keys.update(sp.properties)
         for text in sorted(t for t in texts_seen if t):
             for token in _TOKEN.findall(text):
                 token = token.strip(".-/")

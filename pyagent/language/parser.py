@@ -386,12 +386,19 @@ class Parser:
     def _teleport(self, c: str, ctx: ParseContext) -> list[Step] | None:
         m = re.match(r"^(take me|bring me|teleport( me)?|send me|move me|put me|beam me|get me|walk me|"
                      r"i want to go|we want to go|go|walk|jump|head|navigate|let us go|transport me|"
-                     r"show me the way|lead me|fly me|place me)( over| back| up| down| straight)?"
+                     r"show me the way|lead me|fly me|place me)(?P<dir> over| back| up| down| straight)?"
                      r"( (in)?to| in| into| inside| over to| up to| down to| towards?| toward| at| near)? "
                      r"(?P<np>.+)$", c)
         if not m:
             return None
         np_text = re.sub(r"^(the )?(inside of|middle of|centre of|center of) ", "", m.group("np"))
+        if (m.group("dir") or "").strip() in ("up", "down"):
+            # "go up to the roof level": the same place on that storey (a change of floor), not somewhere on it
+            target = self._storey_target(np_text, ctx)
+            st = self.building.storey(target["ids"][0]) if target else None
+            mine = self.building.storey(storey_for(self.building, ctx.scene.user_storey(), "mine"))
+            if st is not None and mine is not None and st.index != mine.index:
+                return [{"op": "change_floor", "by": st.index - mine.index}]
         if re.match(r"^(upstairs|downstairs|the upper floor|the ground floor|the top floor|the first floor|"
                     r"the next floor|the floor above|the floor below)$", np_text):
             spec = self._storey_spec(np_text, ctx)
@@ -517,12 +524,14 @@ class Parser:
                 return [{"op": "get", "target": {"class": ["IfcSpace"], "ids": [room]}, "property": "height"}]
         m = re.match(r"^(what is|what are|tell me|give me|show me|how|what)( the)? ?(?P<p>tall|high|wide|deep|thick|"
                      r"long|big|large|height|width|depth|thickness|length|area|size|volume|elevation|material|"
-                     r"color|name|type|kind|floor area|surface area|[\w -]+?)(?P<of> is| are| of| does| do| on| for)"
-                     r"\s+(?P<np>.+?)( have| measure| stand| sit)?$", c)
+                     r"color|name|type|kind|floor area|surface area|[\w -]+?)"
+                     r"(?P<of> is| are| of| does| do| on| for| in)\s+(?P<np>.+?)( have| measure| stand| sit)?$", c)
         if m and not re.match(r"^(many|far|close)\b", m.group("p")):
             prop = self._prop_word(m.group("p"))
             np_text = m.group("np")
-            if prop is not None and prop not in self.PROPS and m.group("of") in (" on", " for"):
+            if m.group("of") == " in" and (prop is None or prop in self.PROPS):
+                prop = None  # "what is the height in …" is left to the other readings
+            elif prop is not None and prop not in self.PROPS and m.group("of") in (" on", " for", " in"):
                 prop = self.lex.property_name(prop)  # "the fire rating on C4": only a property the building has
             elif prop is not None and prop not in self.PROPS:
                 prop = self._building_property(prop, np_text, ctx)
@@ -625,6 +634,9 @@ class Parser:
         return [{"op": "describe", "target": _singular(sel, np_text)}]
 
     def _what_noun(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        m = re.match(r"^what (is|are) the (?P<p>[\w -]+?) in ", c)
+        if m and self.lex.property_name(m.group("p")) is not None:
+            return None  # "what's the floor finish in office 4": a property of the building's, asked of a room
         m = re.match(r"^(which|what) (room|space|floor|level|storey) (is|are) (?P<np>.+?)"
                      r" (in|on|located in|placed in)$", c)
         if m:

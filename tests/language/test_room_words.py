@@ -127,3 +127,24 @@ def test_the_toilet_upstairs_is_on_a_storey_above() -> None:
         assert here in {t.id for t in above}
     else:
         assert s.pose.position[2] > ground.elevation + 1.0
+
+
+def test_a_rooms_own_property_asked_with_in() -> None:
+    path = BUILDINGS / "revit2008_quantities.ifc"
+    model = ifcopenshell.open(str(path))
+    space = next(sp for sp in model.by_type("IfcSpace") if sp.Name == "4")
+    finish = next(v["Floor Finish"] for v in ue.get_psets(space).values() if "Floor Finish" in v)
+    r = Session.open(path).say("what's the floor finish in office 4?")
+    assert r.ok and r.value == finish, (r.answer, r.value)
+
+
+def test_going_up_to_a_storey_keeps_the_place_in_plan() -> None:
+    path = BUILDINGS / "archicad9_niedriha.ifc"
+    s = Session.open(path)
+    storeys = sorted(s.building.storeys, key=lambda st: st.elevation)
+    start = s.pose.position.copy()
+    here = s.spatial.storey_of_point(float(start[2]))
+    assert here is not None
+    above = next(st for st in storeys if st.elevation > here.elevation)
+    r = s.say(f"go up to {above.name}")
+    assert r.ok and r.program == {"steps": [{"op": "change_floor", "by": above.index - here.index}]}, r.program
