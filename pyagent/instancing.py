@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -89,7 +89,7 @@ _SIGNS = np.array([s for _, s in _TURNS])  # (24, 3)
 @dataclass
 class _Measures:
     """Per (element, colour) run of faces: area, summed perimeters, first moment of area; per element
-    its runs, its key and its size."""
+    its runs and its bucket key (each colour's triangle count, and the vertex count)."""
 
     run_offsets: np.ndarray  # (n + 1,) element i has runs run_offsets[i]:run_offsets[i+1]
     area: np.ndarray
@@ -140,9 +140,12 @@ class _Shape:
     verts: np.ndarray  # sorted along _PROBE
     verts_order: np.ndarray  # verts = own vertices[verts_order]
     tris: np.ndarray  # (F, 3, 3)
-    faces: np.ndarray  # (F, 3) into own vertices
+    faces: np.ndarray  # (F, 3) into own vertices, each the first of the vertices at its place
     material: np.ndarray  # (F,)
     size: float
+    first: np.ndarray  # own vertex -> the first own vertex at the same place (meshes repeat some)
+    #: sets of triangles (as own vertex indices) found to cover the same surface, or not
+    checked: dict[bytes, bool] = field(default_factory=dict)
 
 
 def _probe_order(v: np.ndarray) -> np.ndarray:
@@ -196,17 +199,38 @@ def _on_surface(points: np.ndarray, facing: np.ndarray, tris: np.ndarray, tol: f
     # barycentric weights of a point's projection q are linear in q: w_a = (b - q) x (c - q) . unit / area2
     ga = np.cross(unit, c - b) / area2[:, None]  # gradient of w_a in q (in-plane)
     gb = np.cross(unit, a - c) / area2[:, None]
-    block = max(1, (1 << 20) // max(len(a), 1))
-    for k in range(0, len(points), block):
-        p = points[k:k + block, None, :]
-        height = ((p - a) * unit).sum(axis=2)
-        w_a = ((p - b) * ga).sum(axis=2)
-        w_b = ((p - c) * gb).sum(axis=2)
-        inside = (w_a >= -slack) & (w_b >= -slack) & (1.0 - w_a - w_b >= -slack) & (np.abs(height) <= tol)
-        inside &= facing[k:k + block] @ unit.T > 0.0
-        if not inside.any(axis=1).all():
-            return False
-    return True
+    h0, a0, b0 = (a * unit).sum(axis=1), (b * ga).sum(axis=1), (c * gb).sum(axis=1)
+    # only a point within a triangle's box can touch it: the points in each triangle's slab along
+    # _PROBE (a range of the points sorted along it; faces square to an axis spread along it), then
+    # the box, then the triangle
+    lo, hi = tris.min(axis=1)[keep] - tol, tris.max(axis=1)[keep] + tol
+    reach = tol * float(np.abs(_PROBE).sum())
+    along = np.stack([a @ _PROBE, b @ _PROBE, c @ _PROBE], axis=1)
+    x = points @ _PROBE
+    by_x = np.argsort(x, kind="stable")
+    xs = x[by_x]
+    start = np.searchsorted(xs, along.min(axis=1) - reach, side="left")
+    count = np.searchsorted(xs, along.max(axis=1) + reach, side="right") - start
+    found = np.zeros(len(points), bool)
+    t0 = 0
+    while t0 < len(a):
+        # triangles t0:t1, some 65,000 pairs at a time
+        t1 = t0 + max(1, int(np.searchsorted(np.cumsum(count[t0:]), 1 << 16)))
+        n = count[t0:t1]
+        ti = np.repeat(np.arange(t0, t1), n)
+        pi = by_x[start[ti] + np.arange(len(ti)) - np.repeat(np.cumsum(n) - n, n)]
+        q = points[pi]
+        near = np.all((q >= lo[ti]) & (q <= hi[ti]), axis=1)
+        pi, ti, q = pi[near], ti[near], q[near]
+        height = (q * unit[ti]).sum(axis=1) - h0[ti]
+        w_a = (q * ga[ti]).sum(axis=1) - a0[ti]
+        w_b = (q * gb[ti]).sum(axis=1) - b0[ti]
+        sl = slack[ti]
+        hit = (w_a >= -sl) & (w_b >= -sl) & (1.0 - w_a - w_b >= -sl) & (np.abs(height) <= tol)
+        hit &= (facing[pi] * unit[ti]).sum(axis=1) > 0.0
+        found[pi[hit]] = True
+        t0 = t1
+    return bool(found.all())
 
 
 def _same_surface(me: _Shape, other: _Shape, order: np.ndarray, found: np.ndarray,
@@ -214,14 +238,25 @@ def _same_surface(me: _Shape, other: _Shape, order: np.ndarray, found: np.ndarra
     """Whether ``me``, turned, has ``other``'s triangles (see the module's doc). ``order`` is my turned
     vertices' order along _PROBE, ``found`` the other's vertex (in its probe order) for each of them."""
     to_other = np.empty(len(order), np.int64)
-    to_other[order] = other.verts_order[found]  # my vertex -> the other's own index
+    to_other[order] = other.first[other.verts_order[found]]  # my vertex -> the other's own index
     mapped = to_other[me.faces]
     if np.array_equal(mapped, other.faces):  # the same triangles in the same order (colours sorted alike)
         return True
     mine = _winding_rows(mapped, me.material, len(order))
     theirs = _winding_rows(other.faces, other.material, len(order))
-    if np.array_equal(np.sort(mine), np.sort(theirs)):  # the same triangles in another order
+    mine_sorted = np.sort(mine)
+    if np.array_equal(mine_sorted, np.sort(theirs)):  # the same triangles in another order
         return True
+    # repeats of one element tend to come cut the same ways: their triangle sets are checked once
+    key = hashlib.blake2b(mine_sorted.tobytes(), digest_size=16).digest()
+    if key not in other.checked:
+        other.checked[key] = _covers(me, other, mine, theirs, perm, signs, tol)
+    return other.checked[key]
+
+
+def _covers(me: _Shape, other: _Shape, mine: np.ndarray, theirs: np.ndarray, perm: tuple[int, int, int],
+            signs: tuple[float, float, float], tol: float) -> bool:
+    """Whether my triangles that the other lacks lie on the other's surface (see the module's doc)."""
     missing = ~np.isin(mine, theirs)
     if not missing.any():
         return True
@@ -244,8 +279,11 @@ def _shape(shapes: Shapes, m: _Measures, i: int) -> _Shape:
     v = shapes.verts[int(shapes.vert_offsets[i]):int(shapes.vert_offsets[i + 1])].astype(np.float64)
     ext = shapes.extents[i]
     order = _probe_order(v)
-    return _Shape(i, ext, m.area[r], m.edges[r], m.moment[r], v[order], order,
-                  shapes.tris[f].astype(np.float64), shapes.faces[f], shapes.material[f], float(np.linalg.norm(ext)))
+    rows = np.ascontiguousarray(v).view(np.dtype((np.void, 24))).ravel()
+    _, at, back = np.unique(rows, return_index=True, return_inverse=True)
+    first = at[back.reshape(-1)]
+    return _Shape(i, ext, m.area[r], m.edges[r], m.moment[r], v[order], order, shapes.tris[f].astype(np.float64),
+                  first[shapes.faces[f]], shapes.material[f], float(np.linalg.norm(ext)), first)
 
 
 def _turn_onto(me: _Shape, other: _Shape, tol: float) -> np.ndarray | None:
