@@ -16,7 +16,10 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from pyagent.language import phrasing, spoken_numbers
 from pyagent.language.dialogue import Dialogue
@@ -37,6 +40,9 @@ from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words, plural
 
 Selector = dict[str, Any]
 Step = dict[str, Any]
+#: Everyday words that pick elements by fragments of their names (the main entrance among them).
+NAME_WORDS: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "data" / "name_words.yaml").read_text(
+    encoding="utf-8"))
 
 FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|so|well|now|quickly|for me|thanks|thank you|"
            r"real quick|oops|whoops|oh no|sorry|exactly|precisely|^no|, no|quick question|question|i wonder|"
@@ -1178,10 +1184,11 @@ class Parser:
         # The front door: the main entrance (an external door named so, else any external door).
         if re.search(r"\b(front|main|entrance|entry|street) doors?\b", t):
             sel["external"] = True
-            named = [n for n in self.lex.names if re.search(r"haus|front|main|entr|eingang", n)
-                     and any(self.building.elements[g].ifc_class == "IfcDoor" for g in self.lex.names[n])]
-            if len(named) == 1:
-                sel["name"] = named[0]
+            door = self._front_door()
+            if isinstance(door, str):
+                sel["name"] = door
+            elif door:
+                sel["ids"] = door
         # External / internal.
         elif re.search(r"\b(outer|exterior|external|outside|facade|façade|perimeter)\b", t):
             sel["external"] = True
@@ -1322,9 +1329,21 @@ class Parser:
             sel.pop("class")
         return sel
 
-    NAME_FRAGMENTS = {"terrace": ("terrass",), "patio": ("terrass", "patio"), "front": ("haus", "front", "main"),
-                      "spiral": ("wendel", "spiral"), "balcony": ("balkon", "balcony"), "garage": ("garage",),
-                      "sliding": ("schiebe", "sliding"), "glass": ("glas",), "fixed": ("fixed", "fest")}
+    NAME_FRAGMENTS: dict[str, tuple[str, ...]] = {str(k): tuple(str(f) for f in v)
+                                                  for k, v in NAME_WORDS["modifiers"].items()}
+
+    def _front_door(self) -> str | list[str] | None:
+        """The building's main entrance: the one door named so (data/name_words.yaml), else the one external
+        door that opens into an entrance hall or corridor, else None (any external door)."""
+        frags = tuple(NAME_WORDS["front_door"])
+        named = [n for n in self.lex.names if any(f in n for f in frags)
+                 and any(self.building.elements[g].ifc_class == "IfcDoor" for g in self.lex.names[n])]
+        if len(named) == 1:
+            return named[0]
+        entry_rooms = {i for r in self.lex.rooms if r.phrase in NAME_WORDS["front_door_rooms"] for i in r.ids}
+        doors = [e.id for e in self.building.elements.values() if e.ifc_class == "IfcDoor"
+                 and "outside" in e.sides and entry_rooms & set(e.sides)]
+        return doors if len(doors) == 1 else None
 
     def _name_modifier(self, t: str, sel: Selector) -> str | None:
         """A word before the head noun that picks elements of that class by name ("terrace door")."""
@@ -1436,6 +1455,12 @@ class Parser:
         if re.search(r"\b(inner|interior|internal|inside)\b", t) and not self._class_re.search(
                 re.sub(r"\b(ones?|walls?)\b", "", t)):
             return {"external": False}
+        m = re.match(r"^\s*(what is|what are|whatever is|whatever is|the ones?|those|things|anything|everything|"
+                     r"the stuff|what (we|i) have)\s+(in|inside|on)\s+(?P<place>.+)$", text)
+        if m:  # "except what's in the bedroom": the things in that room, not the room
+            hit = self._room(" " + m.group("place") + " ")
+            if hit is not None:
+                return {"relations": [{"rel": "in", "of": self._room_selector(hit.ids, ctx, plural=hit.plural)}]}
         sel = self.selector(text, ctx)
         if sel is not None:
             sel.pop("limit", None) if not _is_singular(text, self._heads) else None

@@ -148,3 +148,26 @@ def test_going_up_to_a_storey_keeps_the_place_in_plan() -> None:
     above = next(st for st in storeys if st.elevation > here.elevation)
     r = s.say(f"go up to {above.name}")
     assert r.ok and r.program == {"steps": [{"op": "change_floor", "by": above.index - here.index}]}, r.program
+
+
+def test_front_door_is_the_outside_door_into_the_entrance_hall() -> None:
+    path = BUILDINGS / "archicad9_jasmin-sun.ifc"
+    s = Session.open(path)
+    halls = {sp.id for sp in s.building.spaces() if "diele" in f"{sp.name} {sp.long_name}".lower()}
+    entry = [e for e in s.building.elements.values() if e.ifc_class == "IfcDoor" and "outside" in e.sides
+             and halls & set(e.sides)]
+    assert len(entry) == 1
+    r = s.say("select the front door")
+    assert r.ok and list(s.scene.selected) == [entry[0].id], r.answer
+
+
+def test_except_what_is_in_a_room_keeps_the_things_in_it() -> None:
+    path = BUILDINGS / "archicad9_jasmin-sun.ifc"
+    s = Session.open(path)
+    bedroom = next(sp.id for sp in s.building.spaces() if "schlafzimmer" in f"{sp.name} {sp.long_name}".lower())
+    furniture = {e.id for e in s.building.elements.values() if e.ifc_class.startswith("IfcFurnishing")
+                 or e.ifc_class == "IfcFurniture"}
+    inside = {g for g in furniture if s.building.elements[g].room == bedroom}
+    assert inside and furniture - inside
+    r = s.say("hide all the furniture except what's in the bedroom")
+    assert r.ok and s.scene.hidden == furniture - inside, r.answer
