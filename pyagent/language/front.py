@@ -18,6 +18,7 @@ from typing import Any
 from pyagent.actions.executor import QUERY_OPS
 from pyagent.language import relative_moves
 from pyagent.language.aggregates import Aggregates
+from pyagent.language.core_intents import CoreIntents
 from pyagent.language.dialogue import Dialogue
 from pyagent.language.host import Host
 from pyagent.language.lexicon import Lexicon
@@ -76,6 +77,8 @@ class FrontEnd:
         self.review = ReviewIntents(self.parser)
         self.parser.hooks.append(self.review.clause)  # review requests, clause by clause
         self.parser.hooks += [Aggregates(self.parser).clause, relative_moves.clause]  # sets; moves of the user
+        self.core = CoreIntents(self.parser)
+        self.parser.hooks.append(self.core.clause)  # everyday requests from templates, before the general handlers
         # The parser keeps nothing between parses; the lock keeps warming and requests one at a time
         # (a warm-up parse would only slow a request down).
         self._parse_lock = threading.Lock()
