@@ -23,7 +23,7 @@ STRUCTURE = ("IfcSite", "IfcBuilding", "IfcBuildingStorey", "IfcSpace")
 # How far inside the outline an element may stand and still be on the outside (a door in an outer wall).
 ON_OUTLINE_M = 0.4
 # Words after which an element name goes on about something else ("Table w Chairs" is a table).
-NAME_TAIL = re.compile(r"\s(?:w/?|with|mit|con|avec|and|und|y|et|\+|&)\s.*$")
+NAME_TAIL = re.compile(r"(?:\s(?:w/?|with|mit|con|avec|and|und|y|et|\+|&)\s|[_\-](?:w|with|mit|avec|con)[_\-]).*$")
 
 
 class SelectionError(Exception):
@@ -184,7 +184,8 @@ def _stem(word: str) -> str:
 def _matches_name_words(el: Element, name: str) -> bool:
     """Every word of ``name`` is a word of one name, in any order ("dining chair" in "Chair - Dining")."""
     wanted = {_stem(w) for w in _NAME_WORD.findall(name.lower())}
-    return bool(wanted) and any(wanted <= {_stem(w) for w in _NAME_WORD.findall(t.lower())} for t in _name_texts(el))
+    return bool(wanted) and any(wanted <= {_stem(w) for w in _NAME_WORD.findall(NAME_TAIL.sub("", t.lower()))}
+                                for t in _name_texts(el))
 
 
 def name_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, name: str) -> np.ndarray:

@@ -924,6 +924,23 @@ class Parser:
             return None
         if re.fullmatch(r"(again|do (it|that) again|same again|once more|one more time|repeat( that)?)", c):
             return [copy.deepcopy(s) for s in last if s["op"] not in ("undo", "redo", "save")]
+        m = re.fullmatch(r"(and|what about|how about|and what about|and how about|now)?\s*(on|in|at|for)?\s*(the )?"
+                         r"(one|floor|level|storey) (?P<dir>above|below|under|over) (that|it|this)( one)?", c)
+        if m:  # "and on the one above that?": the storey next to the one just asked about
+            steps = []
+            for s in last:
+                base = s.get("target") if isinstance(s.get("target"), dict) else None
+                st = next((x for x in self.building.storeys if base and base.get("storey") in (x.name, x.id)), None)
+                if base is None or st is None:
+                    return None
+                step = -1 if m.group("dir") in ("below", "under") else 1
+                nxt = next((x for x in self.building.storeys if x.index == st.index + step), None)
+                if nxt is None:
+                    raise ClauseError(f"There is no storey {m.group('dir')} {st.name}.")
+                s2 = copy.deepcopy(s)
+                s2["target"]["storey"] = nxt.name
+                steps.append(s2)
+            return steps
         m = re.match(r"^(and|what about|how about|and what about|and how about|same for|now|also)?\s*(?P<np>.+?)"
                      r"( too| as well| also)?$", c)
         if not m:

@@ -48,7 +48,8 @@ def _element(name: str) -> Element:
 
 
 def test_names_match_whole_words_first_then_parts_then_words_in_any_order() -> None:
-    els = {e.id: e for e in map(_element, ["Room I", "Room II", "Armchair", "Chair - Dining"])}
+    els = {e.id: e for e in map(_element, ["Room I", "Room II", "Armchair", "Chair - Dining",
+                                           "Table_Dining_w-Chairs_Rectangular"])}
     ids = list(els)
     import numpy as np
 
@@ -171,3 +172,19 @@ def test_except_what_is_in_a_room_keeps_the_things_in_it() -> None:
     assert inside and furniture - inside
     r = s.say("hide all the furniture except what's in the bedroom")
     assert r.ok and s.scene.hidden == furniture - inside, r.answer
+
+
+def test_and_on_the_one_above_that() -> None:
+    path = BUILDINGS / "archicad9_niedriha.ifc"
+    model = ifcopenshell.open(str(path))
+    storeys = sorted(model.by_type("IfcBuildingStorey"), key=lambda st: float(st.Elevation or 0.0))
+
+    def rooms_on(st: Any) -> int:
+        return sum(1 for sp in model.by_type("IfcSpace") if st in (ue.get_container(sp), ue.get_aggregate(sp)))
+
+    lower, upper = next((a, b) for a, b in zip(storeys, storeys[1:], strict=False) if rooms_on(a) and rooms_on(b))
+    s = Session.open(path)
+    r = s.say(f"how many rooms are on {lower.Name}?")
+    assert r.ok and r.value == rooms_on(lower), r.answer
+    r = s.say("and on the one above that?")
+    assert r.ok and r.value == rooms_on(upper), (r.answer, r.program)
