@@ -41,6 +41,8 @@ log = logging.getLogger("pyagent.link")
 DEFAULT_ENDPOINT = "tcp://127.0.0.1:5557"
 DEFAULT_PORT = 5557
 MAX_TRANSPORT_BYTES = 64 << 20  # libzmq drops a peer that sends a bigger message than this
+#: How long the link waits for its address to come free (the loading responder closing on it) before giving up.
+BIND_PATIENCE_S = 3.0
 MAX_STRANGERS = 64  # connections that have not (yet) said a good hello; the oldest is forgotten first
 MAX_ENGINES = 16  # engines that said hello; never pushed out by newcomers while they are alive
 ENGINE_IDLE_S = 30.0  # an engine silent this long (engines ping every 2 s) has gone and may be replaced
@@ -203,7 +205,7 @@ class LinkServer:
         self.socket.setsockopt(zmq.LINGER, 0)
         self.socket.setsockopt(zmq.MAXMSGSIZE, MAX_TRANSPORT_BYTES)
         try:
-            self.socket.bind(endpoint)
+            self._bind(endpoint)
         except zmq.ZMQError:
             self.socket.close(linger=0)
             if self._own_context:
@@ -332,6 +334,19 @@ class LinkServer:
                 log.exception("a pose could not be applied")
 
     # ------------------------------------------------------------------------------------------ streaming
+
+    def _bind(self, endpoint: str, patience_s: float = BIND_PATIENCE_S) -> None:
+        """Bind, waiting a moment when the address is still held: the loading responder that answered on
+        the same endpoint while the building loaded closes its socket in zmq's I/O thread, not at once."""
+        deadline = time.monotonic() + patience_s
+        while True:
+            try:
+                self.socket.bind(endpoint)
+                return
+            except zmq.ZMQError as exc:
+                if exc.errno != zmq.EADDRINUSE or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def stream(self, loading: BackgroundLoad) -> None:
         """Serve a first view now and its rest when ``loading`` is done: the session ``complete``s, every
