@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +15,7 @@ from pyagent.model import OUTSIDE, Building, Element, Pose, Storey
 from pyagent.review.sections import cut_away
 from pyagent.scenegraph import SceneGraph
 from pyagent.spatial import NEAR_M, NEXT_TO_M, SpatialIndex
-from pyagent.vocabulary import KIND_WORDS, class_matches, class_noun, plural
+from pyagent.vocabulary import KIND_WORDS, class_matches, class_noun, plural, singular_noun
 
 DIRECTIONAL = ("in_front", "behind", "left", "right")
 SIDE_WORDS = {"in_front": "in front of you", "behind": "behind you", "left": "to your left", "right": "to your right"}
@@ -143,22 +144,6 @@ def _matches_kind(el: Element, kind: str) -> bool:
     return any(w in text for w in words)
 
 
-def _matches_kind_whole(el: Element, kind: str) -> bool:
-    """The kind's words as whole words (plurals too): a "bed" is not a "Bedside table"."""
-    words = KIND_WORDS.get(kind.lower(), (kind.lower(),))
-    text = " ".join(NAME_TAIL.sub("", t.lower()) for t in (el.name, el.object_type, el.type_name, el.long_name))
-    return any(re.search(rf"(?<![^\W\d_]){re.escape(w)}(s|es)?(?![^\W\d_])", text) for w in words)
-
-
-def kind_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, kind: str) -> np.ndarray:
-    """Rows of that kind: by whole words where any are, else by the words inside names (compounds)."""
-    for test in (_matches_kind_whole, _matches_kind):
-        hit = rows[[test(els[ids[r]], kind) for r in rows]] if len(rows) else rows
-        if len(hit):
-            return hit
-    return hit
-
-
 def _matches_name(el: Element, name: str) -> bool:
     n = name.lower()
     return n == el.id.lower() or any(n in t.lower() for t in (el.name, el.long_name, el.object_type, el.type_name))
@@ -171,31 +156,55 @@ def _name_texts(el: Element) -> tuple[str, ...]:
     return (el.name, el.long_name, el.object_type, el.type_name)
 
 
-def _matches_name_whole(el: Element, name: str) -> bool:
-    """``name`` as whole words of one of the element's names ("Room I" is not in "Room II")."""
-    pattern = re.compile(rf"(?<![^\W_]){re.escape(name.lower())}(?![^\W_])")
-    return name.lower() == el.id.lower() or any(pattern.search(t.lower()) for t in _name_texts(el))
+def _whole_words(words: tuple[str, ...], plurals: bool) -> re.Pattern[str]:
+    """Any of ``words`` as whole words ("Room I" is not in "Room II"; a bed is not a bedside table),
+    with ``plurals`` also "beds"."""
+    alternatives = "|".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<![^\W_])(?:{alternatives}){'(?:s|es)?' if plurals else ''}(?![^\W_])")
 
 
-def _stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+def _word_set(text: str) -> set[str]:
+    """The words of a name, singular, without what follows "with" ("Table_Dining_w-Chairs" is a table)."""
+    return {singular_noun(w) for w in _NAME_WORD.findall(NAME_TAIL.sub("", text.lower()))}
 
 
-def _matches_name_words(el: Element, name: str) -> bool:
-    """Every word of ``name`` is a word of one name, in any order ("dining chair" in "Chair - Dining")."""
-    wanted = {_stem(w) for w in _NAME_WORD.findall(name.lower())}
-    return bool(wanted) and any(wanted <= {_stem(w) for w in _NAME_WORD.findall(NAME_TAIL.sub("", t.lower()))}
-                                for t in _name_texts(el))
+def _graded(rows: np.ndarray, tests: list[Callable[[int], bool]]) -> np.ndarray:
+    """The rows the first test that keeps any keeps (the strictest reading that means something)."""
+    hit = rows
+    for test in tests:
+        hit = rows[[test(r) for r in rows]] if len(rows) else rows
+        if len(hit):
+            return hit
+    return hit
+
+
+def kind_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, kind: str) -> np.ndarray:
+    """Rows of that kind: by whole words where any are, else by the words inside names (compounds)."""
+    whole = _whole_words(KIND_WORDS.get(kind.lower(), (kind.lower(),)), plurals=True)
+
+    def by_whole_words(r: int) -> bool:
+        el = els[ids[r]]
+        return bool(whole.search(" ".join(NAME_TAIL.sub("", t.lower()) for t in
+                                          (el.name, el.object_type, el.type_name, el.long_name))))
+
+    return _graded(rows, [by_whole_words, lambda r: _matches_kind(els[ids[r]], kind)])
 
 
 def name_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, name: str) -> np.ndarray:
     """Rows whose element the name means: whole-word matches where there are any, else the name inside
-    a name (prefixes, compounds), else all its words in any order."""
-    for test in (_matches_name_whole, _matches_name, _matches_name_words):
-        hit = rows[[test(els[ids[r]], name) for r in rows]] if len(rows) else rows
-        if len(hit):
-            return hit
-    return hit
+    a name (prefixes, compounds), else all its words in any order ("dining chairs" for "Chair - Dining")."""
+    lowered = name.lower()
+    whole = _whole_words((lowered,), plurals=False)
+    wanted = _word_set(lowered)
+
+    def by_whole_words(r: int) -> bool:
+        el = els[ids[r]]
+        return lowered == el.id.lower() or any(whole.search(t.lower()) for t in _name_texts(el))
+
+    def by_all_words(r: int) -> bool:
+        return bool(wanted) and any(wanted <= _word_set(t) for t in _name_texts(els[ids[r]]))
+
+    return _graded(rows, [by_whole_words, lambda r: _matches_name(els[ids[r]], name), by_all_words])
 
 
 def element_value(el: Element, key: str) -> Any:

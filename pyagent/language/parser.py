@@ -1416,11 +1416,11 @@ class Parser:
         if len(words) < 2:
             return None
         last = words[-1]
-        for name, plural in ((last, False), (singular_noun(last), True)):
-            if name != last or not plural:
-                if name in self.lex.names and len(name) >= 4 and not self._class_re.search(f" {last} ") \
-                        and not self._kind_re.search(f" {last} "):
-                    return name, plural and name != last
+        if self._class_re.search(f" {last} ") or self._kind_re.search(f" {last} "):
+            return None
+        for name in dict.fromkeys((last, singular_noun(last))):  # as said, then its singular
+            if len(name) >= 4 and name in self.lex.names:
+                return name, name != last
         return None
 
     def _rooms_up_or_down(self, room_hit: RoomHit, sel: Selector, text: str, ctx: ParseContext) -> RoomHit:
