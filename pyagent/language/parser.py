@@ -32,6 +32,8 @@ from pyagent.language.lexicon import (
     ascii_fold,
     fold,
 )
+from pyagent.language.noun_phrase import NounPhraseReader
+from pyagent.language.noun_phrase_selector import NotCovered, selector_of
 from pyagent.language.scene_view import SceneView
 from pyagent.language.storey_ordinals import resolve_storey, storey_number
 from pyagent.language.units import length_units
@@ -203,6 +205,7 @@ class Parser:
                                   for p in self._storey_names + sorted(STOREY_WORDS, key=len, reverse=True)]
         self._room_res = [(re.compile(rf"(?<![\w]){re.escape(e.phrase)}(s|es|'s)?(?![\w])"), e) for e in lexicon.rooms]
         self.building = b
+        self.noun_phrases = NounPhraseReader(lexicon)
 
     # ---- top level ------------------------------------------------------------------------
     def parse(self, text: str, scene: SceneView, dialogue: Dialogue) -> ParseResult:
@@ -1003,7 +1006,19 @@ class Parser:
         return None
 
     def selector(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
-        """The selector a noun phrase means, or None when it names nothing recognisable."""
+        """The selector a noun phrase means, or None when it names nothing recognisable: read by the
+        noun-phrase grammar (``noun_phrase``) where it covers the words, else by the patterns below."""
+        phrase = self.noun_phrases.read(text.strip(" ,"))
+        if phrase is not None:
+            try:
+                return selector_of(phrase, self, ctx, allow_empty)
+            except NotCovered:
+                pass
+        return self.selector_by_patterns(text, ctx, allow_empty)
+
+    def selector_by_patterns(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
+        """The selector a noun phrase means, read by patterns over the words (what the grammar does not
+        cover yet)."""
         t = " " + text.strip(" ,") + " "
         sel: Selector = {}
         relations: list[dict[str, Any]] = []

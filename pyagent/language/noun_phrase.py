@@ -1,0 +1,367 @@
+"""Noun phrases read by a grammar: typed tokens (``noun_phrase_tokens``) parsed with Lark
+(``noun_phrase.lark``) and turned by a Transformer into a typed ``NounPhrase``: head, determiners,
+number, ordinal, ordering, side, material, storey, room, relations (with their own noun phrases),
+comparisons, a name, an exclusion. ``noun_phrase_selector`` makes the action schema's selector of it.
+
+    python -m pyagent.language.noun_phrase --building ifc/AC20-FZK-Haus.ifc "the two nearest windows upstairs"
+
+prints the tokens, the tree and the typed phrase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree
+from lark.exceptions import LarkError
+from lark.lexer import Lexer
+
+from pyagent.language.lexicon import Lexicon, RoomEntry
+from pyagent.language.noun_phrase_tokens import NPToken, Tagger
+
+GRAMMAR = Path(__file__).with_name("noun_phrase.lark")
+
+
+@dataclass(frozen=True)
+class Head:
+    """What the phrase is about: a class noun, a kind, an element name, things in general, "one" (the
+    last request's kind), a pronoun, or the front door."""
+
+    kind: str  # class | kind | name | things | one | pronoun | front_door | house
+    text: str
+    value: Any = None
+    plural: bool = False
+
+
+@dataclass(frozen=True)
+class StoreyRef:
+    text: str  # as said: "upstairs", "floor 2", "erdgeschoss"
+
+
+@dataclass(frozen=True)
+class RoomRef:
+    entry: RoomEntry | None  # None: the user's own room ("this room")
+    text: str
+    plural: bool = False
+
+
+@dataclass(frozen=True)
+class Comparison:
+    key: str  # height | width | depth | length | area
+    cmp: str  # gt | lt
+    number: float
+    unit: str | None
+    area_unit: str | None = None
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A relation to the user (``anchor`` None) or to the things another phrase names."""
+
+    rel: str
+    anchor: NounPhrase | None = None
+    other: NounPhrase | None = None  # "between A and B"
+    distance: float | None = None  # metres, for "within"
+    words: str = ""  # the relation as said ("near", "next to", "closest to")
+
+
+@dataclass(frozen=True)
+class NounPhrase:
+    head: Head | None
+    text: str
+    articles: tuple[str, ...] = ()
+    quantifiers: tuple[str, ...] = ()
+    demonstratives: tuple[str, ...] = ()
+    numbers: tuple[float, ...] = ()
+    ordinal: int | None = None
+    superlatives: tuple[str, ...] = ()
+    last: bool = False
+    sides: tuple[bool, ...] = ()  # True: outside
+    materials: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
+    name_parts: tuple[str, ...] = ()
+    words_before: tuple[str, ...] = ()  # words no table knows, before the head
+    words_after: tuple[str, ...] = ()  # ... after it (none of the readings below uses them)
+    storeys: tuple[StoreyRef, ...] = ()
+    rooms: tuple[RoomRef, ...] = ()
+    compass: tuple[str, ...] = ()
+    relations: tuple[Relation, ...] = ()
+    comparisons: tuple[Comparison, ...] = ()
+    name: str | None = None
+    exclusion: str | None = None
+    # The phrase as the head sees it: its determiners, numbers, unknown words and head, in order,
+    # without storeys, rooms or relations ("the two nearest windows").
+    core: str = ""
+    tokens: tuple[NPToken, ...] = field(default=(), repr=False)
+
+
+class _TokenLexer(Lexer):
+    """Hands the tagger's tokens to Lark."""
+
+    def __init__(self, lexer_conf: Any) -> None:
+        pass
+
+    def lex(self, data: Any, *args: Any) -> Any:  # noqa: ANN401 - Lark's lexer interface
+        for token in data:
+            yield Token(token.type, token)
+
+
+@lru_cache(maxsize=1)
+def grammar() -> Lark:
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="earley", lexer=_TokenLexer, ambiguity="resolve")
+
+
+@lru_cache(maxsize=4096)
+def _tree_of(types: tuple[str, ...]) -> Tree[Token] | None:
+    """The parse of a sequence of token types (the tree's shape depends on nothing else), or None."""
+    try:
+        return grammar().parse([NPToken(t, t) for t in types])  # type: ignore[arg-type]  # the lexer takes these
+    except LarkError:
+        return None
+
+
+def _with_tokens(tree: Tree[Token], tokens: Iterator[NPToken]) -> Tree[Token]:
+    """``tree`` with its leaves, in order, made of ``tokens``."""
+    children: list[Tree[Token] | Token] = []
+    for child in tree.children:
+        if isinstance(child, Tree):
+            children.append(_with_tokens(child, tokens))
+        else:
+            children.append(Token(child.type, next(tokens)))
+    return Tree(tree.data, children)
+
+
+def _np(token: Token) -> NPToken:
+    value = token.value
+    assert isinstance(value, NPToken)
+    return value
+
+
+class _ToNounPhrase(Transformer[Token, Any]):
+    """The parse tree -> NounPhrase."""
+
+    def __init__(self, tokens: list[NPToken]) -> None:
+        super().__init__()
+        self.tokens = tokens
+
+    # Modifiers become (field, value) pairs; the phrase collects them.
+    def modifier(self, items: list[Any]) -> tuple[str, Any]:
+        item = items[0]
+        if isinstance(item, tuple):
+            return item
+        t = _np(item)
+        if t.type == "USER_RELATION":
+            return "relations", Relation(str(t.value), words=t.text)
+        if t.type == "HERE_ROOM":
+            return "relations", Relation("in", words=t.text)
+        if t.type == "THIS_ROOM":
+            return "rooms", RoomRef(None, t.text)
+        if t.type == "ROOM":
+            return "rooms", RoomRef(t.value, t.text, t.plural)
+        if t.type == "STOREY":
+            return "storeys", StoreyRef(t.text)
+        if t.type == "COMPASS":
+            return "compass", str(t.value)
+        field_of = {"ARTICLE": "articles", "QUANTIFIER": "quantifiers", "DEMONSTRATIVE": "demonstratives",
+                    "NUMBER": "numbers", "ORDINAL": "ordinal", "SUPERLATIVE": "superlatives", "LAST": "last",
+                    "SIDE": "sides", "MATERIAL": "materials", "MARK": "marks", "NAME_PART": "name_parts",
+                    "WORD": "words", "USER_RELATION": "relations", "HERE_ROOM": "relations",
+                    "THIS_ROOM": "rooms"}[t.type]
+        return field_of, t
+
+    anchor_modifier = modifier
+
+    def storey(self, items: list[Token]) -> tuple[str, Any]:
+        return "storeys", StoreyRef(_np(items[-1]).text)
+
+    def room(self, items: list[Token]) -> tuple[str, Any]:
+        t = _np(items[-1])
+        return "rooms", RoomRef(t.value, t.text, t.plural)
+
+    def whole_house(self, items: list[Token]) -> tuple[str, Any]:
+        return "everywhere", True
+
+    def from_user(self, items: list[Token]) -> tuple[str, Any]:
+        return "from_user", True
+
+    def compass(self, items: list[Token]) -> tuple[str, Any]:
+        return "compass", str(_np(items[0]).value)
+
+    def comparison(self, items: list[Token]) -> tuple[str, Any]:
+        toks = [_np(i) for i in items]
+        key, cmp = toks[0].value
+        unit = next((t.text for t in toks if t.type == "UNIT"), None)
+        area = next((t.text for t in toks if t.type == "AREA_UNIT"), None)
+        return "comparisons", Comparison(key, cmp, float(toks[1].value), unit, area)
+
+    def named(self, items: list[Token]) -> tuple[str, Any]:
+        return "name", str(_np(items[0]).value)
+
+    def exclusion(self, items: list[Token]) -> tuple[str, Any]:
+        return "exclusion", str(_np(items[0]).value)
+
+    def within_user(self, items: list[Token]) -> tuple[str, Any]:
+        toks = [_np(i) for i in items]
+        metres = float(toks[1].value) * float(toks[2].value)
+        return "relations", Relation("within", distance=metres, words="within")
+
+    def next_to(self, items: list[Any]) -> tuple[str, Any]:
+        t = _np(items[0])
+        return "relations", Relation(str(t.value), anchor=items[1], words=t.text)
+
+    def between(self, items: list[Any]) -> tuple[str, Any]:
+        return "relations", Relation("between", anchor=items[1], other=items[3], words="between")
+
+    def within(self, items: list[Any]) -> tuple[str, Any]:
+        toks = [_np(i) for i in items[:3]]
+        metres = float(toks[1].value) * float(toks[2].value)
+        return "relations", Relation("within", anchor=items[4], distance=metres, words="within")
+
+    def relation(self, items: list[Any]) -> Any:
+        return items[0]
+
+    def anchor(self, items: list[Any]) -> NounPhrase:
+        head_token = _np(items[-1])
+        mods = list(items[:-1])
+        if head_token.type == "ROOM":
+            mods.append(("rooms", RoomRef(head_token.value, head_token.text, head_token.plural)))
+            return _collect(mods, self.tokens)
+        return _collect([*mods, _head(head_token)], self.tokens)
+
+    def head(self, items: list[Token]) -> Head:
+        return _head(_np(items[0]))
+
+    def headed(self, items: list[Any]) -> NounPhrase:
+        return _collect(items, self.tokens)
+
+    def headless(self, items: list[Any]) -> NounPhrase:
+        return _collect(items, self.tokens)
+
+    def start(self, items: list[NounPhrase]) -> NounPhrase:
+        return items[0]
+
+
+_HEADS = {"CLASS": "class", "KIND": "kind", "NAME": "name", "THINGS": "things", "ONE": "one", "PRONOUN": "pronoun",
+          "FRONT_DOOR": "front_door", "HOUSE": "house"}
+_CORE = frozenset({"ARTICLE", "QUANTIFIER", "DEMONSTRATIVE", "NUMBER", "ORDINAL", "SUPERLATIVE", "LAST", "SIDE",
+                   "WORD", "NAME_PART"})
+
+
+def _head(t: NPToken) -> Head:
+    return Head(_HEADS[t.type], t.text, t.value, t.plural)
+
+
+def _collect(items: list[Any], tokens: list[NPToken]) -> NounPhrase:
+    """The phrase of its head and modifiers, in the order said."""
+    fields: dict[str, list[Any]] = {}
+    ordinal: int | None = None
+    head: Head | None = None
+    core: list[str] = []
+    before: list[str] = []
+    after: list[str] = []
+    for item in items:
+        if isinstance(item, Head):
+            head = item
+            core.append(item.text)
+            continue
+        if not isinstance(item, tuple):
+            continue
+        key, value = item
+        if isinstance(value, NPToken) and value.type in _CORE:
+            core.append(value.text)
+        if key == "words":
+            (after if head is not None else before).append(value.text)
+            continue
+        if key == "ordinal":
+            ordinal = ordinal if ordinal is not None else int(value.value)
+            continue
+        fields.setdefault(key, []).append(value)
+
+    def texts(key: str) -> tuple[str, ...]:
+        return tuple(t.text for t in fields.get(key, []))
+
+    return NounPhrase(
+        head=head,
+        text=" ".join(t.text for t in tokens),
+        articles=texts("articles"),
+        quantifiers=texts("quantifiers"),
+        demonstratives=texts("demonstratives"),
+        numbers=tuple(float(t.value) for t in fields.get("numbers", [])),
+        ordinal=ordinal,
+        superlatives=tuple(str(t.value) for t in fields.get("superlatives", [])),
+        last=bool(fields.get("last")),
+        sides=tuple(bool(t.value) for t in fields.get("sides", [])),
+        materials=tuple(str(t.value) for t in fields.get("materials", [])),
+        marks=tuple(str(t.value) for t in fields.get("marks", [])),
+        name_parts=tuple(str(t.value) for t in fields.get("name_parts", [])),
+        words_before=tuple(before),
+        words_after=tuple(after),
+        storeys=tuple(fields.get("storeys", [])),
+        rooms=tuple(fields.get("rooms", [])),
+        compass=tuple(fields.get("compass", [])),
+        relations=tuple(fields.get("relations", [])),
+        comparisons=tuple(fields.get("comparisons", [])),
+        name=(fields.get("name") or [None])[0],
+        exclusion=(fields.get("exclusion") or [None])[0],
+        core=" ".join(core),
+        tokens=tuple(tokens),
+    )
+
+
+class NounPhraseReader:
+    """Reads noun phrases said about one building (its ``Lexicon``)."""
+
+    def __init__(self, lex: Lexicon) -> None:
+        self.tagger = Tagger(lex)
+        self._cache: dict[str, NounPhrase | None] = {}
+
+    def read(self, text: str) -> NounPhrase | None:
+        """The typed noun phrase, or None when the grammar does not cover it."""
+        text = " ".join(text.split())
+        if text in self._cache:
+            return self._cache[text]
+        phrase = self._read(text)
+        if len(self._cache) > 4096:
+            self._cache.clear()
+        self._cache[text] = phrase
+        return phrase
+
+    def _read(self, text: str) -> NounPhrase | None:
+        tokens = self.tagger.tokens(text)
+        if not tokens:
+            return None
+        shape = _tree_of(tuple(t.type for t in tokens))
+        if shape is None:
+            return None
+        phrase = _ToNounPhrase(tokens).transform(_with_tokens(shape, iter(tokens)))
+        assert isinstance(phrase, NounPhrase)
+        return phrase
+
+
+def main(argv: list[str] | None = None) -> int:
+    from pyagent.language.parser import normalise
+    from pyagent.loader import load
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--building", default="ifc/AC20-FZK-Haus.ifc")
+    ap.add_argument("phrases", nargs="+")
+    args = ap.parse_args(argv)
+    reader = NounPhraseReader(Lexicon.build(load(args.building).building))
+    for said in args.phrases:
+        text = normalise(said)
+        tokens = reader.tagger.tokens(text)
+        print(said)
+        print("  tokens:", " ".join(f"{t.type}({t.text})" for t in tokens))
+        phrase = reader.read(text)
+        print("  phrase:", phrase if phrase is not None else "not covered by the grammar")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,265 @@
+"""A typed ``NounPhrase`` -> the action schema's selector, for one building and one moment of the dialogue.
+
+What each part of the phrase means: the head's classes or kind, the storey and room it names (resolved
+against the building and the user's place), relations to the user or to what another phrase names,
+comparisons in metres, ordering and limits ("the two nearest", "the third", "the last"), and whether the
+phrase is about one thing ("the door") or many ("doors", "all"). Where the phrase says something this
+reading does not decide, ``NotCovered`` is raised and the caller reads the words another way.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from pyagent.language.noun_phrase import NounPhrase, Relation
+from pyagent.language.units import length_units
+
+if TYPE_CHECKING:
+    from pyagent.language.parser import ParseContext, Parser
+
+Selector = dict[str, Any]
+
+_ORDER = ("nearest", "furthest", "largest", "smallest", "tallest", "highest", "lowest", "widest")
+_NEAR_WORDS = frozenset({"near", "near to", "close to", "around", "nearby"})
+_UNSURE_STOREY = ("upstairs", "downstairs", "upper floor", "ground floor", "top floor")
+
+
+class NotCovered(Exception):
+    """The phrase says something this reading does not decide."""
+
+
+def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
+    """The selector ``phrase`` means, or None when it names nothing here (as ``Parser.selector``)."""
+    from pyagent.language.parser import _has_noun, _is_singular
+
+    if phrase.words_after:
+        raise NotCovered("unknown words after the head")
+    if len(phrase.rooms) > 1 or len(phrase.storeys) > 1 or len(phrase.marks) > 1:
+        raise NotCovered("more than one room, storey or mark")
+    if phrase.head is None and phrase.words_before:
+        raise NotCovered("unknown words with no head")
+    sel: Selector = {}
+    relations: list[dict[str, Any]] = []
+    if phrase.exclusion is not None:
+        ex = parser._exclusion(phrase.exclusion, ctx)
+        if ex is not None:
+            sel["except"] = ex
+    if phrase.head is not None and phrase.head.kind == "house":  # "the whole building (except the roof)"
+        if phrase.rooms or phrase.storeys or phrase.relations or phrase.comparisons or phrase.name or phrase.marks \
+                or phrase.numbers or phrase.superlatives or phrase.sides or phrase.compass or phrase.words_before:
+            raise NotCovered("the house with other words")
+        return sel
+
+    order_near_anchor = False
+    for r in phrase.relations:
+        got = _relation(r, parser, ctx)
+        if got is None:
+            raise NotCovered("a relation to something that names nothing here")
+        if r.words in ("closest to", "nearest to") and r.anchor is not None:
+            order_near_anchor = True
+        relations.append(got)
+
+    for c in phrase.comparisons:
+        unit = length_units().get(c.unit or "m", 1.0)
+        value = c.number * (unit ** (2 if c.key == "area" else 1))
+        sel.setdefault("where", []).append({"key": c.key, "cmp": c.cmp, "value": round(value, 6)})
+    if phrase.name is not None:
+        sel["name"] = phrase.name.strip()
+    if phrase.marks and "name" not in sel:
+        sel["name"] = phrase.marks[0]
+    if phrase.name_parts:
+        sel["name"] = phrase.name_parts[0]
+    for side in phrase.compass:
+        relations.append({"rel": side})
+
+    # Storey.
+    if phrase.storeys:
+        said = phrase.storeys[0].text
+        spec = parser._storey_spec(f" {said} ", ctx)
+        if spec is None:
+            if any(w in said for w in _UNSURE_STOREY):
+                return None  # a storey the building does not have: the caller explains
+            raise NotCovered("a storey word that names no storey here")
+        st = parser.building.storey(spec)
+        if st is not None:
+            sel["storey"] = st.name
+        elif spec.startswith("missing:"):
+            sel["storey"] = spec.removeprefix("missing:")
+
+    # Room.
+    room = phrase.rooms[0] if phrase.rooms else None
+    room_ids: list[str] | None = None
+    room_plural = False
+    if room is not None:
+        if room.entry is None:
+            here = ctx.user_room()
+            if here is None:
+                raise NotCovered("this room, said outside any room")
+            room_ids = [here]
+        else:
+            room_ids, room_plural = list(room.entry.ids), room.plural
+            if sel.get("storey"):
+                from pyagent.language.parser import RoomHit
+                hit = parser._rooms_up_or_down(RoomHit(room_ids, (0, 0), room_plural), sel, phrase.text, ctx)
+                room_ids, room_plural = hit.ids, hit.plural
+    head = phrase.head
+    room_as_target = False
+    if room_ids is not None:
+        # "the windows in the kitchen", "everything in the kitchen": things in the room, not the room.
+        other_noun = head is not None and (head.kind in ("class", "kind", "front_door") or (
+            head.kind == "things" and any(t.type == "LOCATIVE" for t in phrase.tokens)))
+        room_word = head is not None and head.kind == "class" and head.value[0] in ("room", "space")
+        if other_noun and not room_word:
+            relations.append({"rel": "in", "of": parser._room_selector(room_ids, ctx)})
+        else:
+            room_as_target = True
+
+    # References to what was said or picked before.
+    core = f" {phrase.core} "
+    if head is not None and head.kind == "pronoun":
+        sel["ref"] = "it"
+    elif phrase.demonstratives and room is None and (head is None or head.kind not in ("class", "kind")):
+        sel["ref"] = "selected" if ctx.selected else "it"
+    elif phrase.demonstratives and ctx.selected and room is None:
+        sel["ref"] = "selected"
+
+    # The front door; outside / inside.
+    if head is not None and head.kind == "front_door":
+        sel["external"] = True
+        door = parser._front_door()
+        if isinstance(door, str):
+            sel["name"] = door
+        elif door:
+            sel["ids"] = door
+    elif phrase.sides:
+        sel["external"] = phrase.sides[0]
+
+    # Ordering and limits.
+    order = next((o for o in _ORDER if o in phrase.superlatives), None)
+    if order_near_anchor:
+        order = None
+    if order:
+        sel["order"] = order
+    if phrase.ordinal is not None:
+        sel["ordinal"] = phrase.ordinal
+        sel.setdefault("order", "nearest")
+    if phrase.last and "ordinal" not in sel:
+        sel["order"] = "furthest"
+        sel["limit"] = 1
+    m = re.search(r"\b(top|first|nearest|closest) (\d+)\b", core)
+    if m:
+        sel["limit"] = int(m.group(2))
+        sel.setdefault("order", "nearest")
+    if phrase.materials:
+        sel.setdefault("where", []).append({"key": "material", "cmp": "contains", "value": phrase.materials[0]})
+
+    # The head.
+    noun_found = False
+    if head is not None and head.kind == "kind":
+        sel["kind"] = head.value
+        noun_found = True
+    elif head is not None and head.kind in ("class", "front_door"):
+        word, classes = head.value if head.kind == "class" else ("door", parser.lex.class_words.get("door", ()))
+        if word == "floor" and re.search(r"\bfloors? (of|on)\b", phrase.text):
+            classes = ("IfcSlab",)
+        elif head.text == "floors" and not re.search(r"\b(slab|slabs|finish|tiles?)\b", phrase.text):
+            classes = ("IfcBuildingStorey",)
+        sel["class"] = list(classes)
+        noun_found = True
+    if noun_found and "name" not in sel and not sel.get("ref"):
+        mod = parser._name_modifier(core, sel)
+        if mod:
+            sel["name"] = mod
+    elif phrase.words_before and not noun_found:
+        raise NotCovered("unknown words before a head that is no class or kind")
+    if room_as_target and room_ids is not None:
+        rsel = parser._room_selector(room_ids, ctx, plural=room_plural or bool(re.search(
+            r"\b(rooms|all|both|every|each)\b", core)))
+        if noun_found and sel.get("class") not in (["IfcSpace"], None):
+            relations.append({"rel": "in", "of": rsel})
+        else:
+            sel.pop("class", None)
+            sel.update(rsel)
+            noun_found = True
+    name_plural = False
+    if noun_found and "name" not in sel and not sel.get("ref") and "ids" not in sel:
+        named = parser._head_name(core)
+        if named is not None:
+            name, name_plural = named
+            ids = parser.lex.names[name]
+            if not sel.get("class") or not any(parser.building.elements[g].ifc_class in sel["class"] for g in ids):
+                sel.pop("class", None)
+                sel.pop("kind", None)
+            sel["name"] = name
+    if not noun_found and head is not None and head.kind == "name":
+        sel["name"] = head.value
+        name_plural = head.plural
+        noun_found = True
+    if not noun_found and head is not None and head.kind == "things":
+        noun_found = True
+    if not noun_found and head is None and room is None and any(q.startswith("all") for q in phrase.quantifiers):
+        noun_found = True  # "hide all": everything
+    if not noun_found and head is not None and head.kind == "one":
+        if not ctx.dialogue.last_steps:
+            raise NotCovered("'one' with nothing said before")
+        last = ctx.dialogue.last_steps[-1]
+        prev = last.get("target") or last.get("to") or {}
+        for k in ("class", "kind", "name", "ids", "storey", "room", "where"):
+            if k in prev and k not in sel:
+                sel[k] = prev[k]
+        noun_found = _has_noun(sel)
+    if relations:
+        sel["relations"] = relations[:4]
+    if not noun_found and not sel.get("ref") and not relations and not sel.get("name"):
+        if sel.get("storey") and not allow_empty:
+            return sel
+        return sel if allow_empty and sel else None
+    # A number: "two windows" -> the two nearest.
+    if phrase.numbers and "limit" not in sel and noun_found and not sel.get("where") and phrase.numbers[0] < 100:
+        sel["limit"] = int(phrase.numbers[0])
+        sel.setdefault("order", "nearest")
+    if _is_singular(core, parser._heads) and noun_found and "limit" not in sel and "ordinal" not in sel \
+            and not sel.get("ref") and not sel.get("ids") and not name_plural:
+        if relations or order:
+            sel["limit"] = 1
+            if not order and any(r["rel"] in ("in_front", "behind", "left", "right", "near", "within",
+                                              "visible", "next_to") for r in relations):
+                sel.setdefault("order", "nearest")
+        elif re.search(r"\b(a|an|one|any)\s", core):
+            sel["order"] = "nearest"
+            sel["limit"] = 1
+        elif not sel.get("class") == ["IfcSpace"]:
+            sel["limit"] = 1
+    if sel.get("class") == [] and "kind" not in sel:
+        sel.pop("class")
+    return sel
+
+
+def _anchor(phrase: NounPhrase, parser: Parser, ctx: ParseContext) -> Selector | None:
+    from pyagent.language.parser import _has_noun, _singular
+
+    sel = selector_of(phrase, parser, ctx)
+    if sel is None or not _has_noun(sel):
+        return None
+    return _singular(sel, phrase.text, force=True)
+
+
+def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] | None:
+    if r.anchor is None:
+        if r.rel == "within":
+            return {"rel": "within", "distance": round(r.distance or 0.0, 4)}
+        return {"rel": r.rel}
+    anchor = _anchor(r.anchor, parser, ctx)
+    if anchor is None:
+        return None
+    if r.rel == "between":
+        other = _anchor(r.other, parser, ctx) if r.other is not None else None
+        return {"rel": "between", "of": anchor, "and": other} if other is not None else None
+    if r.rel == "within":
+        return {"rel": "within", "distance": round(r.distance or 0.0, 4), "of": anchor}
+    if r.rel == "nearest_to":
+        return {"rel": "near", "of": anchor, "distance": 100.0}
+    if r.rel == "near" or r.words in _NEAR_WORDS:
+        return {"rel": "near", "of": anchor}
+    return {"rel": r.rel, "of": anchor}

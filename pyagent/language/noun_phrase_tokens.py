@@ -1,0 +1,257 @@
+"""Noun phrases as typed tokens: the terminals of ``noun_phrase.lark``.
+
+A normalised noun phrase ("the two nearest windows in the kitchen") is read left to right, taking at
+each word the longest phrase any table knows: the closed-class words of ``data/noun_phrase_words.yaml``
+(articles, relations to the user, comparatives...) and the loaded building's own words from its
+``Lexicon`` (class nouns, kinds, rooms, storeys, element names, marks). A word no table knows becomes a
+``WORD`` token; the grammar decides where such a word may stand. Nothing here edits the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pyagent.language import spoken_numbers
+from pyagent.language.lexicon import STOREY_WORDS, Lexicon, RoomEntry, ascii_fold, fold
+from pyagent.language.storey_ordinals import storey_number
+from pyagent.language.units import length_units
+from pyagent.vocabulary import plural_noun, singular_noun
+
+WORDS: dict[str, Any] = yaml.safe_load(
+    (Path(__file__).parent / "data" / "noun_phrase_words.yaml").read_text(encoding="utf-8"))
+
+#: Material adjectives and the fragment of a material name each one means.
+MATERIAL_WORDS: dict[str, str] = {
+    "concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood", "glass": "glass",
+    "brick": "brick", "masonry": "masonry", "aluminium": "alumin", "aluminum": "alumin", "stone": "stone",
+    "plasterboard": "plaster", "gypsum": "gypsum"}
+# Words before the head that are never part of one of the building's two-word names.
+_NAME_PART_STOP = frozenset({"the", "a", "an", "all", "my", "this", "that", "of", "in", "on"})
+# After "floor 2" these make a move, not a storey ("one floor up").
+_MOVE_AFTER = frozenset({"up", "down", "above", "below", "higher", "lower", "further"})
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_ROOM_SUFFIX = ("", "s", "es", "'s")
+# Closed-class words a building's own word of the same length wins over (a room called "Home").
+_WEAK = frozenset({"ARTICLE", "QUANTIFIER", "LOCATIVE", "ONE", "THINGS", "HOUSE", "AND", "USER", "FROM_OF",
+                   "AREA_UNIT", "TO", "ANYWHERE"})
+
+
+@dataclass(frozen=True)
+class NPToken:
+    """One typed token: its terminal name, the words it covers and what they mean."""
+
+    type: str
+    text: str
+    value: Any = None
+    plural: bool = False
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _phrases(words: list[str]) -> list[tuple[str, ...]]:
+    return [tuple(str(w).split()) for w in words]
+
+
+@lru_cache(maxsize=1)
+def closed_class() -> dict[tuple[str, ...], tuple[str, Any]]:
+    """The closed-class phrases: words -> (terminal, value). Where two tables share a phrase, the first
+    listed here wins (relations before articles)."""
+    table: dict[tuple[str, ...], tuple[str, Any]] = {}
+
+    def add(words: list[str], terminal: str, value: Any = None) -> None:
+        for p in _phrases(words):
+            table.setdefault(p, (terminal, value))
+
+    add(WORDS["here_room"], "HERE_ROOM")
+    add(WORDS["this_room"], "THIS_ROOM")
+    for rel, words in WORDS["user_relations"].items():
+        add(words, "USER_RELATION", rel)
+    for key, words in WORDS["superlatives"].items():
+        add([w for w in words if " " in w], "SUPERLATIVE", key)
+    for rel, words in WORDS["anchor_relations"].items():
+        add(words, "ANCHOR_RELATION", rel)
+    add(WORDS["between"], "BETWEEN")
+    add(WORDS["within"], "WITHIN")
+    for key, words in WORDS["comparatives"].items():
+        add(words, "COMPARATIVE", tuple(key.split("_")))
+    add(WORDS["named"], "NAMED")
+    add(WORDS["except"], "EXCEPT")
+    for side, words in WORDS["compass"].items():
+        add(words, "COMPASS", side)
+    add(WORDS["front_door"], "FRONT_DOOR")
+    add(WORDS["pronouns"], "PRONOUN")
+    add(WORDS["house"], "HOUSE")
+    for key, words in WORDS["superlatives"].items():
+        add(words, "SUPERLATIVE", key)
+    add(WORDS["last"], "LAST")
+    for side, words in WORDS["sides"].items():
+        add(words, "SIDE", side == "outside")
+    add(WORDS["quantifiers"], "QUANTIFIER")
+    add(WORDS["articles"], "ARTICLE")
+    add(WORDS["demonstratives"], "DEMONSTRATIVE")
+    add(WORDS["one"], "ONE")
+    add(WORDS["things"], "THINGS")
+    add(WORDS["and"], "AND")
+    add(WORDS["user"], "USER")
+    add(WORDS["away"], "AWAY")
+    add(WORDS["to"], "TO")
+    add(WORDS["anywhere"], "ANYWHERE")
+    add(WORDS["from_of"], "FROM_OF")
+    add(WORDS["locatives"], "LOCATIVE")
+    add(WORDS["area_units"], "AREA_UNIT")
+    return table
+
+
+class Tagger:
+    """Typed tokens for noun phrases said about one building."""
+
+    def __init__(self, lex: Lexicon) -> None:
+        self.lex = lex
+        self.closed = closed_class()
+        self.building: dict[tuple[str, ...], NPToken] = {}
+        # Lowest priority first: later tables overwrite earlier ones for the same words.
+        for name in lex.names:
+            if len(name) >= 4:
+                for said, plural in ((name, False), (name + "s", True), (name + "es", True)):
+                    final = name.split()[-1]
+                    self._put(said, NPToken("NAME", said, name, plural or singular_noun(final) != final))
+        for word in lex.kinds:
+            kind = lex.kinds.get(word) or singular_noun(word)
+            self._put(word, NPToken("KIND", word, kind, False))
+            self._put(plural_noun(word), NPToken("KIND", plural_noun(word), kind, True))
+        for word, classes in lex.class_words.items():
+            self._put(plural_noun(word), NPToken("CLASS", plural_noun(word), (word, classes), True))
+            self._put(word, NPToken("CLASS", word, (word, classes), False))
+        for word in lex.kinds:  # a word both a kind and a class noun is the kind ("sofa", "bench")
+            if tuple(word.split()) in self.building and self.building[tuple(word.split())].type == "CLASS":
+                kind = lex.kinds.get(word) or singular_noun(word)
+                self._put(word, NPToken("KIND", word, kind, False))
+        for entry in reversed(lex.rooms):  # longest phrases were first: keep them on top
+            self._put_room(entry)
+        for phrase in sorted(STOREY_WORDS, key=len):
+            self._put(phrase, NPToken("STOREY", phrase, phrase))
+        for phrase in ("up there", "above us", "upper", "top"):
+            self._put(phrase, NPToken("STOREY", phrase, phrase))
+        for phrase in sorted(lex.storeys, key=len):
+            self._put(phrase, NPToken("STOREY", phrase, phrase))
+        # The lengths of the phrases that start with each word, longest first: the tagger tries only those.
+        sizes: dict[str, set[int]] = {}
+        for key in (*self.closed, *self.building):
+            sizes.setdefault(key[0], set()).add(len(key))
+        self.sizes = {w: sorted(n, reverse=True) for w, n in sizes.items()}
+
+    def _put(self, said: str, token: NPToken) -> None:
+        key = tuple(said.split())
+        if key:
+            self.building[key] = token
+
+    def _put_room(self, entry: RoomEntry) -> None:
+        for suffix in _ROOM_SUFFIX:
+            said = entry.phrase + suffix
+            self._put(said, NPToken("ROOM", said, entry, suffix in ("s", "es")))
+
+    def tokens(self, text: str) -> list[NPToken]:
+        """The phrase as typed tokens."""
+        return list(self._tokens(text.split()))
+
+    def _tokens(self, words: list[str]) -> Iterator[NPToken]:
+        folded = [ascii_fold(w) for w in words]
+        i = 0
+        n = len(words)
+        while i < n:
+            word = words[i]
+            token = self._mark(word) or self._name_part(words, i)
+            if token is None:
+                token = self._storey_number(words, i) or self._longest(words, folded, i) or self._single(words, i)
+            elif token.type == "NAME_PART":  # unless the word starts a longer phrase ("to the left of")
+                longer = self._longest(words, folded, i)
+                if longer is not None and len(longer.text.split()) > 1:
+                    token = longer
+            if token.type in ("NAMED", "EXCEPT"):  # the rest of the phrase is the name / what is left out
+                rest = " ".join(words[i + len(token.text.split()):])
+                yield NPToken(token.type, token.text, rest)
+                return
+            if token.type == "STOREY" and token.text == "top" and i + 1 < n and _NUMBER.fullmatch(words[i + 1]):
+                token = NPToken("WORD", word, word)  # "the top 3 windows": a limit, not a storey
+            yield token
+            i += len(token.text.split())
+
+    def _storey_number(self, words: list[str], i: int) -> NPToken | None:
+        """A storey by number: "floor 2", "the 2nd floor" (not "one floor up")."""
+        for pair in (words[i:i + 2],):
+            if len(pair) < 2 or "floor" not in pair or pair[0] == pair[1]:
+                continue
+            after = words[i + 2] if i + 2 < len(words) else ""
+            if after in _MOVE_AFTER:
+                continue
+            phrase = " ".join(pair)
+            if phrase in self.lex.storeys:
+                continue  # a storey's own name: the table has it
+            if storey_number(phrase) is not None:
+                return NPToken("STOREY", phrase, phrase)
+        return None
+
+    def _longest(self, words: list[str], folded: list[str], i: int) -> NPToken | None:
+        sizes = self.sizes.get(words[i], [])
+        if folded[i] != words[i]:
+            sizes = sorted(set(sizes) | set(self.sizes.get(folded[i], ())), reverse=True)
+        for size in sizes:
+            if i + size > len(words):
+                continue
+            key = tuple(words[i:i + size])
+            closed = self.closed.get(key)
+            mine = self.building.get(key)
+            if mine is None:
+                mine = self.building.get(tuple(folded[i:i + size]))
+            if closed is not None and (mine is None or closed[0] not in _WEAK):
+                return NPToken(closed[0], " ".join(key), closed[1])
+            if mine is not None:
+                return NPToken(mine.type, " ".join(key), mine.value, mine.plural)
+            if closed is not None:
+                return NPToken(closed[0], " ".join(key), closed[1])
+        return None
+
+    def _mark(self, word: str) -> NPToken | None:
+        """One of the building's marks ("C4", "SD2", "Floor-2"), as the building writes it: a mark wins
+        over the words it looks like."""
+        if fold(word) in self.lex.marks and (word,) not in self.closed:
+            return NPToken("MARK", word, self.lex.marks[fold(word)])
+        return None
+
+    def _single(self, words: list[str], i: int) -> NPToken:
+        word = words[i]
+        if _NUMBER.fullmatch(word):
+            return NPToken("NUMBER", word, float(word))
+        if word in length_units() and word != "in":
+            return NPToken("UNIT", word, length_units()[word])
+        if word in MATERIAL_WORDS:
+            return NPToken("MATERIAL", word, MATERIAL_WORDS[word])
+        nth = spoken_numbers.ordinal(word)
+        if nth is not None:
+            return NPToken("ORDINAL", word, nth)
+        return NPToken("WORD", word, word)
+
+    def _name_part(self, words: list[str], i: int) -> NPToken | None:
+        """A word that, with the head noun after it, is one of the building's own names ("upper cabinet",
+        "single flush door"): it picks elements by that name."""
+        word = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if not nxt or word in _NAME_PART_STOP or not word.isalpha():
+            return None
+        head = self.building.get((nxt,))
+        if head is None or head.type not in ("CLASS", "KIND"):
+            return None
+        phrase = f"{word} {singular_noun(nxt)}"
+        return NPToken("NAME_PART", word, phrase) if self._in_names(phrase) else None
+
+    @lru_cache(maxsize=2048)  # noqa: B019 - one tagger per building, kept as long as its parser
+    def _in_names(self, phrase: str) -> bool:
+        return any(phrase in text for text, _cls in self.lex.all_names)
