@@ -87,7 +87,8 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
         return LoadedBuilding(building, meshes, glb, True, {"total": time.perf_counter() - t0})
     timings: dict[str, float] = {}
     progress("open", 0, 1)
-    model = open_ifc(src)
+    opened: list[str] = []  # what reading the file had to assume (an older schema read as IFC2X3)
+    model = open_ifc(src, opened)
     repaired = clear_misplaced_derived(model)
     progress("open", 1, 1)
     timings["parse"] = time.perf_counter() - t0
@@ -108,6 +109,7 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     if repaired.cleared:
         warnings = [f"{repaired.cleared} names or tags on {repaired.instances} elements were written as '*' "
                     "(a derived value) and were read as empty", *warnings]
+    warnings = [*opened, *warnings]
     meshes = concat(parts)
     timings["tessellate"] = time.perf_counter() - t
     t = time.perf_counter()
