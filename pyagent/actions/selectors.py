@@ -270,6 +270,14 @@ def _compare(value: Any, cmp: str, target: Any) -> bool:
     return same if cmp == "eq" else (not same if cmp == "ne" else False)
 
 
+#: "The kitchen" among several: the nearest when it is at least this many times nearer than the next one
+#: and this many metres nearer.
+CLEARLY_NEARER = 2.0
+CLEARLY_NEARER_M = 3.0
+#: Rooms on different storeys whose plans overlap this much (metres, each way) are over one another.
+STACKED_OVERLAP_M = 0.5
+
+
 class Resolver:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -443,18 +451,40 @@ class Resolver:
         return np.array(list(picked) + [r for r in extra if r not in seen], int)
 
     def _the_one(self, sel: dict[str, Any], rows: np.ndarray) -> np.ndarray:
-        """'The door' with several doors: the one in the user's room if that settles it, else ask."""
+        """'The door' with several doors: the one in the user's room if that settles it; for rooms, the one
+        above or below the user's room, or one far nearer than the others; else ask."""
         room = self.ctx.user_room()
+        spaces = all(self.b.elements[self.sp.ids[r]].ifc_class == "IfcSpace" for r in rows)
         if room is not None:
             local = rows[[self.b.elements[self.sp.ids[r]].room == room or room in self.b.elements[self.sp.ids[r]].sides
                           for r in rows]]
             if len(local) == 1:
                 return local
+            if spaces:  # "the kitchen downstairs" in a terrace of houses: the one under the user's room
+                stacked = rows[[self._stacked(room, self.sp.ids[r]) for r in rows]]
+                if len(stacked) == 1:
+                    return stacked
         band = self.sp.storey_band(self.ctx.user_storey())
         on_floor = rows[self.sp.on_band(rows, band)]
         pool = on_floor if len(on_floor) else rows
-        pool = pool[np.argsort(self.sp.distances(self.ctx.pose.position, pool), kind="stable")]
+        d = self.sp.distances(self.ctx.pose.position, pool)
+        pool = pool[np.argsort(d, kind="stable")]
+        d = np.sort(d)
+        # A room far nearer than any other of its kind ("the bathroom" in a terrace of houses, each with its
+        # own): the one the user means. Rooms at similar distances ("the bedroom" of two): ask.
+        if len(pool) > 1 and spaces and d[1] >= CLEARLY_NEARER * d[0] and d[1] - d[0] >= CLEARLY_NEARER_M:
+            return pool[:1]
         raise SelectionError(self._which_one(sel, pool))
+
+    def _stacked(self, room: str, other: str) -> bool:
+        """Is room ``other`` on another storey, over or under room ``room`` (their plans overlap by at least
+        ``STACKED_OVERLAP_M`` each way)?"""
+        a, b = self.b.elements.get(room), self.b.elements.get(other)
+        if a is None or b is None or a.storey == b.storey:
+            return False
+        lo = np.maximum(np.asarray(a.bbox_min[:2]), np.asarray(b.bbox_min[:2]))
+        hi = np.minimum(np.asarray(a.bbox_max[:2]), np.asarray(b.bbox_max[:2]))
+        return bool(np.all(hi - lo >= STACKED_OVERLAP_M))
 
     def _is_external(self, el: Element) -> bool:
         """The file's IsExternal; else a room boundary to the outside; else (no rooms, no property) the

@@ -80,7 +80,10 @@ _ROOM_NUMBER = re.compile(r"\d+(?:[.\-]\d+)*[a-z]?")
 def _has_fragment(fragment: str, text: str, tokens: set[str]) -> bool:
     """``fragment`` (folded) is a whole word of the name, or, for several words, marks or CJK, in it."""
     if _LETTERS.fullmatch(fragment) and not _CJK.search(fragment):
-        return fragment in tokens
+        # A whole word, or the first part of a compound ("keller" in "kellerraum"; the last part says only
+        # what kind of room it is: "zimmer" in "wohnzimmer" is no bedroom).
+        return fragment in tokens or (len(fragment) >= 4 and any(
+            t.startswith(fragment) and len(t) >= len(fragment) + 3 for t in tokens))
     return fragment in text
 
 
@@ -98,6 +101,7 @@ def room_numbers(name: str, long_name: str) -> set[str]:
         if m:
             num = m.group(1)
             out.add(str(_ROMAN[num]) if num in _ROMAN else num)
+    out |= {n.lstrip("0") for n in out if n.isdigit() and n.startswith("0") and n.strip("0")}  # "07" is "7"
     return out
 
 

@@ -111,7 +111,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             head.kind == "things" and any(t.type == "LOCATIVE" for t in phrase.tokens)))
         room_word = head is not None and head.kind == "class" and head.value[0] in ("room", "space")
         if other_noun and not room_word:
-            relations.append({"rel": "in", "of": parser._room_selector(room_ids, ctx)})
+            relations.append({"rel": "in", "of": parser._room_selector(room_ids, ctx, plural=room_plural)})
         else:
             room_as_target = True
 

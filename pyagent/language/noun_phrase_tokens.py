@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from rapidfuzz import fuzz, process
 
 from pyagent.language import spoken_numbers
-from pyagent.language.lexicon import STOREY_WORDS, Lexicon, RoomEntry, ascii_fold, fold
+from pyagent.language.lexicon import ROOM_NOUNS, STOREY_WORDS, Lexicon, RoomEntry, ascii_fold, fold
 from pyagent.language.storey_ordinals import storey_number
 from pyagent.language.units import length_units
 from pyagent.vocabulary import plural_noun, singular_noun
@@ -54,6 +55,16 @@ class NPToken:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _both_rooms(first: NPToken, second: NPToken) -> NPToken:
+    """Two room words in a row ("the chemistry lab", "the caretaker's office"): the rooms both name, or,
+    where none does, the ones the first, more particular word names."""
+    a: RoomEntry = first.value
+    b: RoomEntry = second.value
+    both = sorted(set(a.ids) & set(b.ids))
+    entry = RoomEntry(both, f"{a.phrase} {b.phrase}") if both else a
+    return NPToken("ROOM", f"{first.text} {second.text}", entry, first.plural or second.plural)
 
 
 def _phrases(words: list[str]) -> list[tuple[str, ...]]:
@@ -142,6 +153,12 @@ class Tagger:
             self._put(phrase, NPToken("STOREY", phrase, phrase))
         for phrase in sorted(lex.storeys, key=len):
             self._put(phrase, NPToken("STOREY", phrase, phrase))
+        # The words of the rooms' own names (long ones), for words of other languages spelt alike.
+        self.room_words: dict[str, list[str]] = {}
+        for space in lex.building.spaces():
+            for w in re.findall(r"[^\W\d_]+", ascii_fold(f"{space.name} {space.long_name}")):
+                if len(w) >= 7:
+                    self.room_words.setdefault(w, []).append(space.id)
         # The lengths of the phrases that start with each word, longest first: the tagger tries only those.
         sizes: dict[str, set[int]] = {}
         for key in (*self.closed, *self.building):
@@ -181,8 +198,19 @@ class Tagger:
                 return
             if token.type == "STOREY" and token.text == "top" and i + 1 < n and _NUMBER.fullmatch(words[i + 1]):
                 token = NPToken("WORD", word, word)  # "the top 3 windows": a limit, not a storey
-            yield token
             i += len(token.text.split())
+            if token.type == "ROOM":  # "the chemistry lab", "the caretaker's office", "the waiting area"
+                while i < n:
+                    nxt = self._longest(words, folded, i)
+                    if words[i] in ROOM_NOUNS and (nxt is None or nxt.type != "ROOM"):
+                        token = NPToken("ROOM", f"{token.text} {words[i]}", token.value, token.plural)
+                        i += 1
+                    elif nxt is not None and nxt.type == "ROOM":
+                        token = _both_rooms(token, nxt)
+                        i += len(nxt.text.split())
+                    else:
+                        break
+            yield token
 
     def _storey_number(self, words: list[str], i: int) -> NPToken | None:
         """A storey by number: "floor 2", "the 2nd floor" (not "one floor up")."""
@@ -237,7 +265,21 @@ class Tagger:
         nth = spoken_numbers.ordinal(word)
         if nth is not None:
             return NPToken("ORDINAL", word, nth)
+        cognate = self._cognate(word)
+        if cognate is not None:
+            return cognate
         return NPToken("WORD", word, word)
+
+    def _cognate(self, word: str) -> NPToken | None:
+        """A room named by a word of another language that is spelt nearly the same ("bacteriology" for
+        "BACTERIOLOGIE", "laboratory" for "Laboratoire"): long words only, 85 % alike or more."""
+        plain = ascii_fold(word)
+        if len(plain) < 7 or not plain.isalpha() or not self.room_words:
+            return None
+        hit = process.extractOne(plain, list(self.room_words), scorer=fuzz.ratio, score_cutoff=85)
+        if hit is None:
+            return None
+        return NPToken("ROOM", word, RoomEntry(self.room_words[hit[0]], hit[0]))
 
     def _name_part(self, words: list[str], i: int) -> NPToken | None:
         """A word that, with the head noun after it, is one of the building's own names ("upper cabinet",
@@ -245,6 +287,8 @@ class Tagger:
         word = words[i]
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if not nxt or word in _NAME_PART_STOP or not word.isalpha():
+            return None
+        if self.closed.get((word,), ("", None))[0] == "SIDE":  # "exterior walls": outside, by the file's flag
             return None
         head = self.building.get((nxt,))
         if head is None or head.type not in ("CLASS", "KIND"):

@@ -46,7 +46,8 @@ Step = dict[str, Any]
 NAME_WORDS: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "data" / "name_words.yaml").read_text(
     encoding="utf-8"))
 
-FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|so|well|now|quickly|for me|thanks|thank you|"
+FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|so(?! (that )?(i|we|you) (can|could)\b)|"
+           r"well|now|quickly|for me|thanks|thank you|"
            r"real quick|oops|whoops|oh no|sorry|exactly|precisely|^no|, no|quick question|question|i wonder|"
            r"i'?d like to know|i want to know|"
            r"i would like to know|do you know|tell me|find out|if you (can|could|would)|"
@@ -944,11 +945,13 @@ class Parser:
                 s2["target"]["storey"] = nxt.name
                 steps.append(s2)
             return steps
-        m = re.match(r"^(and|what about|how about|and what about|and how about|same for|now|also)?\s*(?P<np>.+?)"
-                     r"( too| as well| also)?$", c)
+        c = re.sub(r"^(now|and|then|and now)\s+(?=(do )?(the )?same\b)", "", c)
+        m = re.match(r"^(and|what about|how about|and what about|and how about|same for|now|also|"
+                     r"(do |repeat )?(the |that )?same( thing)? (to|for|with|on))?\s*(?P<np>.+?)"
+                     r"(?P<tail> too| as well| also)?$", c)
         if not m:
             return None
-        connected = bool(m.group(1) or m.group(3))
+        connected = bool(m.group(1) or m.group("tail"))
         only_queries = all(s["op"] in ("count", "list", "exists", "get", "distance", "route", "describe")
                            for s in last)
         if not connected and not (only_queries and len(re.sub(r"^(on|in|at|for) (the )?", "", c).split()) <= 4):
@@ -1195,7 +1198,7 @@ class Parser:
             after = t[span[1]:]
             has_other_noun = self._class_re.search(before + after) or self._kind_re.search(before + after)
             if has_other_noun and not re.search(r"\b(room|rooms|space|spaces)\b", before + after):
-                relations.append({"rel": "in", "of": self._room_selector(ids, ctx)})
+                relations.append({"rel": "in", "of": self._room_selector(ids, ctx, plural=room_hit.plural)})
             else:
                 room_as_target = True
             t = before + " " + after
