@@ -37,6 +37,7 @@ class Head:
     text: str
     value: Any = None
     plural: bool = False
+    noun_before: str = ""  # a noun said before the head ("roof" in "the roof battens")
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,8 @@ class NounPhrase:
     comparisons: tuple[Comparison, ...] = ()
     name: str | None = None
     exclusion: str | None = None
+    unknown_place: str | None = None  # "in the garage" where no room is called so
+    house_number: str | None = None  # "in house 3"
     # The phrase as the head sees it: its determiners, numbers, unknown words and head, in order,
     # without storeys, rooms or relations ("the two nearest windows").
     core: str = ""
@@ -172,7 +175,7 @@ class _ToNounPhrase(Transformer[Token, Any]):
                     "NUMBER": "numbers", "ORDINAL": "ordinal", "SUPERLATIVE": "superlatives", "LAST": "last",
                     "SIDE": "sides", "MATERIAL": "materials", "MARK": "marks", "NAME_PART": "name_parts",
                     "WORD": "words", "USER_RELATION": "relations", "HERE_ROOM": "relations",
-                    "THIS_ROOM": "rooms"}[t.type]
+                    "THIS_ROOM": "rooms", "EXISTENTIAL": "ignored", "ADVERB": "ignored"}[t.type]
         return field_of, t
 
     anchor_modifier = modifier
@@ -235,7 +238,19 @@ class _ToNounPhrase(Transformer[Token, Any]):
         return _collect([*mods, _head(head_token)], self.tokens)
 
     def head(self, items: list[Token]) -> Head:
-        return _head(_np(items[0]))
+        head = _head(_np(items[-1]))
+        if len(items) == 2:  # "the roof battens": battens, said with the noun before them
+            return Head(head.kind, head.text, head.value, head.plural, noun_before=_np(items[0]).text)
+        return head
+
+    def partitive(self, items: list[Token]) -> tuple[str, Any]:
+        return "ignored", True
+
+    def house_number(self, items: list[Token]) -> tuple[str, Any]:
+        return "house_number", _np(items[-1]).text
+
+    def unknown_place(self, items: list[Token]) -> tuple[str, Any]:
+        return "unknown_place", _np(items[-1]).text
 
     def headed(self, items: list[Any]) -> NounPhrase:
         return _collect(items, self.tokens)
@@ -268,7 +283,7 @@ def _collect(items: list[Any], tokens: list[NPToken]) -> NounPhrase:
     for item in items:
         if isinstance(item, Head):
             head = item
-            core.append(item.text)
+            core.extend(w for w in (item.noun_before, item.text) if w)
             continue
         if not isinstance(item, tuple):
             continue
@@ -277,6 +292,8 @@ def _collect(items: list[Any], tokens: list[NPToken]) -> NounPhrase:
             core.append(value.text)
         if key == "words":
             (after if head is not None else before).append(value.text)
+            continue
+        if key == "ignored":
             continue
         if key == "ordinal":
             ordinal = ordinal if ordinal is not None else int(value.value)
@@ -309,6 +326,8 @@ def _collect(items: list[Any], tokens: list[NPToken]) -> NounPhrase:
         comparisons=tuple(fields.get("comparisons", [])),
         name=(fields.get("name") or [None])[0],
         exclusion=(fields.get("exclusion") or [None])[0],
+        unknown_place=(fields.get("unknown_place") or [None])[0],
+        house_number=(fields.get("house_number") or [None])[0],
         core=" ".join(core),
         tokens=tuple(tokens),
     )

@@ -35,10 +35,19 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
 
     if phrase.words_after:
         raise NotCovered("unknown words after the head")
+    if phrase.house_number is not None:
+        raise NotCovered("a house of several by its number")
     if len(phrase.rooms) > 1 or len(phrase.storeys) > 1 or len(phrase.marks) > 1:
         raise NotCovered("more than one room, storey or mark")
     if phrase.head is None and phrase.words_before:
         raise NotCovered("unknown words with no head")
+    head = phrase.head
+    if head is not None and head.noun_before and head.kind == "class":
+        from pyagent.vocabulary import singular_noun
+        before = parser.lex.class_words.get(head.noun_before) or parser.lex.class_words.get(
+            singular_noun(head.noun_before)) or ()
+        if before and not set(before) & set(head.value[1]):
+            raise NotCovered("two class nouns of different things ('the roof windows')")
     sel: Selector = {}
     relations: list[dict[str, Any]] = []
     if phrase.exclusion is not None:
@@ -103,7 +112,6 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
                 from pyagent.language.parser import RoomHit
                 hit = parser._rooms_up_or_down(RoomHit(room_ids, (0, 0), room_plural), sel, phrase.text, ctx)
                 room_ids, room_plural = hit.ids, hit.plural
-    head = phrase.head
     room_as_target = False
     if room_ids is not None:
         # "the windows in the kitchen", "everything in the kitchen": things in the room, not the room.
@@ -209,6 +217,12 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             if k in prev and k not in sel:
                 sel[k] = prev[k]
         noun_found = _has_noun(sel)
+    if phrase.unknown_place is not None:
+        from pyagent.language.parser import UNKNOWN_ROOM_STOP
+        place = phrase.unknown_place
+        if room is not None or phrase.storeys or place in UNKNOWN_ROOM_STOP or len(place) < 3 or not place.isalpha():
+            raise NotCovered("a place word that is no room here")
+        sel["room"] = place  # the answer says there is no such room and names the rooms there are
     if relations:
         sel["relations"] = relations[:4]
     if not noun_found and not sel.get("ref") and not relations and not sel.get("name"):
@@ -219,7 +233,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     if phrase.numbers and "limit" not in sel and noun_found and not sel.get("where") and phrase.numbers[0] < 100:
         sel["limit"] = int(phrase.numbers[0])
         sel.setdefault("order", "nearest")
-    if _is_singular(core, parser._heads) and noun_found and "limit" not in sel and "ordinal" not in sel \
+    said_head = core.replace(f" {head.noun_before} ", " ", 1) if head is not None and head.noun_before else core
+    if _is_singular(said_head, parser._heads) and noun_found and "limit" not in sel and "ordinal" not in sel \
             and not sel.get("ref") and not sel.get("ids") and not name_plural:
         if relations or order:
             sel["limit"] = 1

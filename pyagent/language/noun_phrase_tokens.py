@@ -111,6 +111,9 @@ def closed_class() -> dict[tuple[str, ...], tuple[str, Any]]:
     add(WORDS["one"], "ONE")
     add(WORDS["things"], "THINGS")
     add(WORDS["and"], "AND")
+    add(WORDS["existential"], "EXISTENTIAL")
+    add([w for w in WORDS["partitive"] if w not in ("of", "of the")], "PARTITIVE")
+    add(WORDS["adverbs"], "ADVERB")
     add(WORDS["user"], "USER")
     add(WORDS["away"], "AWAY")
     add(WORDS["to"], "TO")
@@ -256,6 +259,10 @@ class Tagger:
 
     def _single(self, words: list[str], i: int) -> NPToken:
         word = words[i]
+        if word.endswith("'s") and len(word) > 3:  # "which window's nearest": the window (is)
+            stem = self.building.get((word[:-2],))
+            if stem is not None and stem.type in ("CLASS", "KIND"):
+                return NPToken(stem.type, word, stem.value, stem.plural)
         if _NUMBER.fullmatch(word):
             return NPToken("NUMBER", word, float(word))
         if word in length_units() and word != "in":

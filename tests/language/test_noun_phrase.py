@@ -23,6 +23,7 @@ from pyagent.loader import load
 REPO = Path(__file__).resolve().parents[2]
 DATA = yaml.safe_load((REPO / "pyagent" / "language" / "data" / "noun_phrase_samples.yaml").read_text(encoding="utf-8"))
 SAMPLES: list[dict[str, Any]] = DATA["samples"]
+LEFT: list[dict[str, Any]] = DATA["left_to_patterns"]
 
 
 @pytest.fixture(scope="module")
@@ -53,12 +54,21 @@ def test_every_rule_of_the_grammar_has_a_sample(parser: Parser) -> None:
     rules = set(re.findall(r"^(\w+):", text, flags=re.M)) | set(re.findall(r"->\s*(\w+)", text))
     rules -= {"np", "relation"}  # every np is headed or headless, every relation one of its three aliases
     seen: set[str] = set()
-    for sample in SAMPLES:
+    for sample in SAMPLES + LEFT:
         tokens = parser.noun_phrases.tagger.tokens(normalise(sample["say"]))
         tree = _tree_of(tuple(t.type for t in tokens))
         assert tree is not None
         seen |= _rules_in(tree)
     assert rules - seen == set(), "rules without a sample"
+
+
+@pytest.mark.parametrize("sample", LEFT, ids=[s["say"] for s in LEFT])
+def test_what_the_grammar_leaves_to_the_patterns_is_parsed_but_not_decided(parser: Parser,
+                                                                             sample: dict[str, Any]) -> None:
+    phrase = parser.noun_phrases.read(normalise(sample["say"]))
+    assert phrase is not None
+    with pytest.raises(NotCovered):
+        selector_of(phrase, parser, _ctx(parser))
 
 
 def test_tokens_come_from_the_building_and_the_closed_class_data(parser: Parser) -> None:
@@ -74,8 +84,8 @@ def test_tokens_come_from_the_building_and_the_closed_class_data(parser: Parser)
 def test_what_the_grammar_does_not_cover_falls_back_to_the_patterns(parser: Parser) -> None:
     ctx = _ctx(parser)
     # An unknown word after the head: the grammar parses it but does not decide what it means.
-    phrase = parser.noun_phrases.read("the doors lead outside")
-    assert phrase is not None and phrase.words_after == ("lead",)
+    phrase = parser.noun_phrases.read("the doors lead somewhere")
+    assert phrase is not None and phrase.words_after == ("lead", "somewhere")
     with pytest.raises(NotCovered):
         selector_of(phrase, parser, ctx)
     # A phrase of no known word at all names nothing: None, from either reading.
