@@ -538,6 +538,8 @@ class Resolver:
             if kind in ("north", "south", "east", "west"):
                 origin = sp.centre[anchors].mean(axis=0)
                 return rows[sp.compass_mask(origin, rows, kind, use_facing=False)], False
+            if kind in ("connected", "adjacent"):
+                return rows[self._linked_rooms(anchors, rows, walls=kind == "adjacent")], False
             if kind == "in":
                 inside = set()
                 for a in anchors:
@@ -594,6 +596,20 @@ class Resolver:
             rows = rows[~ignore[rows]]  # what is hidden, deleted or cut away by a section is not seen
             return rows[sp.visible_mask(pose, rows, ignore)], True
         raise SelectionError(f"unknown relation '{kind}'")
+
+    def _linked_rooms(self, anchors: np.ndarray, rows: np.ndarray, walls: bool) -> np.ndarray:
+        """Which ``rows`` are rooms that a door of the anchor rooms opens into (with ``walls``, also rooms
+        sharing a wall with them): read from the rooms on each side of doors and walls (``Element.sides``)."""
+        anchor_ids = {self.sp.ids[a] for a in anchors}
+        if not any(self.b.elements[g].ifc_class == "IfcSpace" for g in anchor_ids):
+            raise SelectionError("rooms are connected to rooms: say which room")
+        kinds = ("IfcDoor", "IfcWall", "IfcCurtainWall") if walls else ("IfcDoor",)
+        linked: set[str] = set()
+        for el in self.b.elements.values():
+            if el.ifc_class.startswith(kinds) and el.sides and anchor_ids & set(el.sides):
+                linked |= set(el.sides)
+        linked -= anchor_ids | {OUTSIDE}
+        return np.array([self.sp.ids[r] in linked for r in rows], bool)
 
     def _pvs(self, room: str) -> set[str]:
         """Rooms in sight from ``room``: the static set, widened through walls and doors that are

@@ -39,7 +39,7 @@ NUMBERED_ROOM_NOUNS: tuple[str, ...] = tuple(str(w) for w in _ROOM_DATA["numbere
 ROOM_NOUNS: frozenset[str] = frozenset(str(w) for w in _ROOM_DATA["room_nouns"])
 # Words that name a class or a generic thing: never taken as a room's name on their own.
 GENERIC_WORDS = {"room", "rooms", "space", "spaces", "roof", "stair", "stairs", "floor", "level", "area", "zone",
-                 "storey", "hall", "wall", "door", "window"}
+                 "storey", "wall", "door", "window"}
 STOREY_WORDS = {
     "ground floor": "ground", "ground level": "ground", "ground storey": "ground", "downstairs": "below_or_ground",
     "ground": "ground", "groundfloor": "ground", "erdgeschoss": "ground", "main floor": "ground",

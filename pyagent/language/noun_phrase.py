@@ -221,6 +221,9 @@ class _ToNounPhrase(Transformer[Token, Any]):
     def between(self, items: list[Any]) -> tuple[str, Any]:
         return "relations", Relation("between", anchor=items[1], other=items[3], words="between")
 
+    def between_them(self, items: list[Any]) -> tuple[str, Any]:
+        return "relations", Relation("between", anchor=items[-1], words="between them")
+
     def within(self, items: list[Any]) -> tuple[str, Any]:
         toks = [_np(i) for i in items[:3]]
         metres = float(toks[1].value) * float(toks[2].value)
@@ -232,10 +235,12 @@ class _ToNounPhrase(Transformer[Token, Any]):
     def anchor(self, items: list[Any]) -> NounPhrase:
         head_token = _np(items[-1])
         mods = list(items[:-1])
+        said = [m[1].text for m in mods if isinstance(m, tuple) and hasattr(m[1], "text")] + [head_token.text]
+        own = [NPToken("WORD", w) for w in said]  # the anchor's own words, for its text
         if head_token.type == "ROOM":
             mods.append(("rooms", RoomRef(head_token.value, head_token.text, head_token.plural)))
-            return _collect(mods, self.tokens)
-        return _collect([*mods, _head(head_token)], self.tokens)
+            return _collect(mods, own)
+        return _collect([*mods, _head(head_token)], own)
 
     def head(self, items: list[Token]) -> Head:
         head = _head(_np(items[-1]))

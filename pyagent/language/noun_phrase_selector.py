@@ -78,7 +78,12 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     if phrase.marks and "name" not in sel:
         sel["name"] = phrase.marks[0]
     if phrase.name_parts:
-        sel["name"] = phrase.name_parts[0]
+        part = phrase.name_parts[0]
+        side = parser.noun_phrases.tagger.closed.get((part.split()[0],), ("", None))
+        if side[0] == "SIDE" and head is not None and head.kind == "class" and _flags_sides(parser, head.value[1]):
+            sel["external"] = bool(side[1])  # "the exterior walls" in a file that says which are: its flag
+        else:
+            sel["name"] = part
     for side in phrase.compass:
         relations.append({"rel": side})
 
@@ -251,6 +256,11 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     return sel
 
 
+def _flags_sides(parser: Parser, classes: tuple[str, ...]) -> bool:
+    """Does the building say, with IsExternal, which of these elements are outside?"""
+    return any(e.ifc_class in classes and "IsExternal" in e.properties for e in parser.building.elements.values())
+
+
 def _anchor(phrase: NounPhrase, parser: Parser, ctx: ParseContext) -> Selector | None:
     from pyagent.language.parser import _has_noun, _singular
 
@@ -261,6 +271,8 @@ def _anchor(phrase: NounPhrase, parser: Parser, ctx: ParseContext) -> Selector |
 
 
 def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] | None:
+    from pyagent.language.parser import _has_noun
+
     if r.anchor is None:
         if r.rel == "within":
             return {"rel": "within", "distance": round(r.distance or 0.0, 4)}
@@ -268,6 +280,12 @@ def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] 
     anchor = _anchor(r.anchor, parser, ctx)
     if anchor is None:
         return None
+    if r.rel == "between" and r.other is None:  # "between the two floors": between the things it names
+        sel = selector_of(r.anchor, parser, ctx)
+        if sel is None or not _has_noun(sel):
+            return None
+        sel.pop("limit", None)
+        return {"rel": "between", "of": sel}
     if r.rel == "between":
         other = _anchor(r.other, parser, ctx) if r.other is not None else None
         return {"rel": "between", "of": anchor, "and": other} if other is not None else None

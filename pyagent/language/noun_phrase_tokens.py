@@ -295,8 +295,6 @@ class Tagger:
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if not nxt or word in _NAME_PART_STOP or not word.isalpha():
             return None
-        if self.closed.get((word,), ("", None))[0] == "SIDE":  # "exterior walls": outside, by the file's flag
-            return None
         head = self.building.get((nxt,))
         if head is None or head.type not in ("CLASS", "KIND"):
             return None

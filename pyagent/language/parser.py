@@ -1017,7 +1017,11 @@ class Parser:
                 return selector_of(phrase, self, ctx, allow_empty)
             except NotCovered:
                 pass
-        return self.selector_by_patterns(text, ctx, allow_empty)
+        sel = self.selector_by_patterns(text, ctx, allow_empty)
+        if sel is not None and "relations" not in sel and any(
+                t.type in ("ANCHOR_RELATION", "BETWEEN") for t in self.noun_phrases.tagger.tokens(text.strip(" ,"))):
+            return None  # the words relate the things to something the patterns dropped: never all of them
+        return sel
 
     def selector_by_patterns(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
         """The selector a noun phrase means, read by patterns over the words (what the grammar does not
