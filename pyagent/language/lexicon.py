@@ -35,6 +35,7 @@ COLOUR_MODIFIERS = {"light": 0.45, "pale": 0.55, "bright": 0.15, "dark": -0.45, 
 _ROOM_DATA = yaml.safe_load((Path(__file__).parent / "data" / "room_words.yaml").read_text(encoding="utf-8"))
 ROOM_SYNONYMS: dict[str, tuple[str, ...]] = {str(k): tuple(str(f) for f in v) for k, v in _ROOM_DATA["rooms"].items()}
 ROOM_WORD_ALIASES: dict[str, str] = {str(k): str(v) for k, v in _ROOM_DATA["aliases"].items()}
+ROOM_WORD_FALLBACKS: dict[str, str] = {str(k): str(v) for k, v in _ROOM_DATA["fallbacks"].items()}
 NUMBERED_ROOM_NOUNS: tuple[str, ...] = tuple(str(w) for w in _ROOM_DATA["numbered"])
 ROOM_NOUNS: frozenset[str] = frozenset(str(w) for w in _ROOM_DATA["room_nouns"])
 # Words that name a class or a generic thing: never taken as a room's name on their own.
@@ -187,6 +188,9 @@ class Lexicon:
         for sp in b.spaces():
             for phrase in room_phrases(sp.name, sp.long_name):
                 phrases.setdefault(phrase, []).append(sp.id)
+        for word, other in ROOM_WORD_FALLBACKS.items():
+            if word not in phrases and other in phrases:
+                phrases[word] = phrases[other]
         for alias, target in ROOM_WORD_ALIASES.items():
             if target in phrases and alias not in phrases:
                 phrases[alias] = phrases[target]

@@ -274,7 +274,8 @@ _CORE = frozenset({"ARTICLE", "QUANTIFIER", "DEMONSTRATIVE", "NUMBER", "ORDINAL"
 
 
 def _head(t: NPToken) -> Head:
-    return Head(_HEADS[t.type], t.text, t.value, t.plural)
+    plural = t.plural or (t.type == "FRONT_DOOR" and t.text.endswith("doors"))
+    return Head(_HEADS[t.type], t.text, t.value, plural)
 
 
 def _collect(items: list[Any], tokens: list[NPToken]) -> NounPhrase:

@@ -61,8 +61,11 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         return sel
 
     order_near_anchor = False
+    rooms_asked = head is not None and head.kind == "class" and "IfcSpace" in head.value[1]
     for r in phrase.relations:
         got = _relation(r, parser, ctx)
+        if got is not None and got["rel"] == "connected" and not rooms_asked and head is not None:
+            got["rel"] = "in"  # "the doors off the hall": the hall's doors
         if got is None:
             raise NotCovered("a relation to something that names nothing here")
         if r.words in ("closest to", "nearest to") and r.anchor is not None:
@@ -79,9 +82,10 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         sel["name"] = phrase.marks[0]
     if phrase.name_parts:
         part = phrase.name_parts[0]
-        side = parser.noun_phrases.tagger.closed.get((part.split()[0],), ("", None))
-        if side[0] == "SIDE" and head is not None and head.kind == "class" and _flags_sides(parser, head.value[1]):
-            sel["external"] = bool(side[1])  # "the exterior walls" in a file that says which are: its flag
+        side_word = parser.noun_phrases.tagger.closed.get((part.split()[0],), ("", None))
+        if side_word[0] == "SIDE" and head is not None and head.kind == "class" \
+                and _flags_sides(parser, head.value[1]):
+            sel["external"] = bool(side_word[1])  # "the exterior walls" in a file that says which are: its flag
         else:
             sel["name"] = part
     for side in phrase.compass:
@@ -145,6 +149,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             sel["name"] = door
         elif door:
             sel["ids"] = door
+            if len(door) > 1 and not head.plural:
+                sel["order"], sel["limit"] = "nearest", 1
     elif phrase.sides:
         sel["external"] = phrase.sides[0]
 
@@ -234,8 +240,10 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         if sel.get("storey") and not allow_empty:
             return sel
         return sel if allow_empty and sel else None
-    # A number: "two windows" -> the two nearest.
-    if phrase.numbers and "limit" not in sel and noun_found and not sel.get("where") and phrase.numbers[0] < 100:
+    # A number: "two windows" -> the two nearest; "all ten bathrooms" says how many there are.
+    counted = any(q.split()[0] in ("all", "every", "each", "both") for q in phrase.quantifiers)
+    if phrase.numbers and not counted and "limit" not in sel and noun_found and not sel.get("where") \
+            and phrase.numbers[0] < 100:
         sel["limit"] = int(phrase.numbers[0])
         sel.setdefault("order", "nearest")
     said_head = core.replace(f" {head.noun_before} ", " ", 1) if head is not None and head.noun_before else core

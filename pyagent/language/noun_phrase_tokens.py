@@ -28,11 +28,14 @@ from pyagent.vocabulary import plural_noun, singular_noun
 WORDS: dict[str, Any] = yaml.safe_load(
     (Path(__file__).parent / "data" / "noun_phrase_words.yaml").read_text(encoding="utf-8"))
 
-#: Material adjectives and the fragment of a material name each one means.
+#: Material adjectives -> the material they name (a key of data/material_words.yaml).
 MATERIAL_WORDS: dict[str, str] = {
     "concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood", "glass": "glass",
-    "brick": "brick", "masonry": "masonry", "aluminium": "alumin", "aluminum": "alumin", "stone": "stone",
-    "plasterboard": "plaster", "gypsum": "gypsum"}
+    "brick": "brick", "masonry": "masonry", "aluminium": "aluminium", "aluminum": "aluminium", "stone": "stone",
+    "plasterboard": "plaster", "gypsum": "plaster", "plaster": "plaster", "drywall": "plaster"}
+MATERIAL_FRAGMENTS: dict[str, tuple[str, ...]] = {
+    str(k): tuple(str(f) for f in v) for k, v in yaml.safe_load(
+        (Path(__file__).parent / "data" / "material_words.yaml").read_text(encoding="utf-8")).items()}
 # Words before the head that are never part of one of the building's two-word names.
 _NAME_PART_STOP = frozenset({"the", "a", "an", "all", "my", "this", "that", "of", "in", "on"})
 # After "floor 2" these make a move, not a storey ("one floor up").
@@ -156,6 +159,7 @@ class Tagger:
             self._put(phrase, NPToken("STOREY", phrase, phrase))
         for phrase in sorted(lex.storeys, key=len):
             self._put(phrase, NPToken("STOREY", phrase, phrase))
+        self.materials = sorted({fold(m) for e in lex.building.elements.values() for m in e.materials})
         # The words of the rooms' own names (long ones), for words of other languages spelt alike.
         self.room_words: dict[str, list[str]] = {}
         for space in lex.building.spaces():
@@ -250,6 +254,15 @@ class Tagger:
                 return NPToken(closed[0], " ".join(key), closed[1])
         return None
 
+    def material_fragment(self, material: str) -> str:
+        """The fragment of the building's own material names that a material word means ("beton" where the
+        walls are "Stahlbeton"), else the English one."""
+        fragments = MATERIAL_FRAGMENTS.get(material, (material,))
+        for fragment in fragments:
+            if any(fragment in name for name in self.materials):
+                return fragment
+        return fragments[0]
+
     def _mark(self, word: str) -> NPToken | None:
         """One of the building's marks ("C4", "SD2", "Floor-2"), as the building writes it: a mark wins
         over the words it looks like."""
@@ -268,7 +281,7 @@ class Tagger:
         if word in length_units() and word != "in":
             return NPToken("UNIT", word, length_units()[word])
         if word in MATERIAL_WORDS:
-            return NPToken("MATERIAL", word, MATERIAL_WORDS[word])
+            return NPToken("MATERIAL", word, self.material_fragment(MATERIAL_WORDS[word]))
         nth = spoken_numbers.ordinal(word)
         if nth is not None:
             return NPToken("ORDINAL", word, nth)

@@ -905,6 +905,10 @@ class Parser:
         if not rest or re.fullmatch(r"(here|in front of me|right here|where i am|(next to|beside|near|by) me)", rest):
             step["placement"] = "at_user"
             return [step]
+        if re.fullmatch(r"(in|into|inside) (here|this room|my room|the room i am in)", rest) and ctx.user_room():
+            step["placement"] = "in"  # "put a bed in here": in the user's room
+            step["anchor"] = {"class": ["IfcSpace"], "ids": [ctx.user_room()]}
+            return [step]
         rm = re.match(r"^(next to|beside|near|by|close to|alongside|against|in front of|facing|opposite|under|below|"
                       r"in|into|inside|to)\s+(?P<np>.+)$", rest)
         if not rm:
@@ -1228,6 +1232,8 @@ class Parser:
                 sel["name"] = door
             elif door:
                 sel["ids"] = door
+                if len(door) > 1 and not re.search(r"\b(front|main|entrance|entry|street) doors\b", t):
+                    sel["order"], sel["limit"] = "nearest", 1
         # External / internal.
         elif re.search(r"\b(outer|exterior|external|outside|facade|façade|perimeter)\b", t):
             sel["external"] = True
@@ -1372,8 +1378,9 @@ class Parser:
                                                   for k, v in NAME_WORDS["modifiers"].items()}
 
     def _front_door(self) -> str | list[str] | None:
-        """The building's main entrance: the one door named so (data/name_words.yaml), else the one external
-        door that opens into an entrance hall or corridor, else None (any external door)."""
+        """The building's main entrance: the one door named so (data/name_words.yaml), else the external doors
+        that open into an entrance hall or corridor (one per house of a terrace), else None (any external
+        door)."""
         frags = tuple(NAME_WORDS["front_door"])
         named = [n for n in self.lex.names if any(f in n for f in frags)
                  and any(self.building.elements[g].ifc_class == "IfcDoor" for g in self.lex.names[n])]
@@ -1382,7 +1389,7 @@ class Parser:
         entry_rooms = {i for r in self.lex.rooms if r.phrase in NAME_WORDS["front_door_rooms"] for i in r.ids}
         doors = [e.id for e in self.building.elements.values() if e.ifc_class == "IfcDoor"
                  and "outside" in e.sides and entry_rooms & set(e.sides)]
-        return doors if len(doors) == 1 else None
+        return doors or None  # several (a terrace of houses): "the front door" is the nearest of them
 
     def _name_modifier(self, t: str, sel: Selector) -> str | None:
         """A word before the head noun that picks elements of that class by name ("terrace door")."""

@@ -91,3 +91,61 @@ def test_a_reason_after_the_request_changes_nothing_in_it(terrace: Session) -> N
         assert outside and outside <= set(terrace.state()["hidden"])
     finally:
         terrace.say("reset")
+
+
+def test_material_words_match_the_buildings_own_material_names(terrace: Session) -> None:
+    # The terrace's walls are "Stahlbeton" (reinforced concrete): "concrete" finds them through the glossary.
+    concrete = {g for g, e in terrace.building.elements.items() if e.ifc_class.startswith("IfcWall")
+                and any("beton" in m.lower() for m in e.materials)}
+    assert concrete
+    r = terrace.say("how many concrete walls are there")
+    assert r.ok and r.value == len(concrete), r.answer
+
+
+def test_bathrooms_are_not_toilets_where_the_building_has_both(terrace: Session) -> None:
+    b = terrace.building
+    baths = {sp.id for sp in b.spaces() if "BAD" in sp.long_name.upper()}
+    toilets = {sp.id for sp in b.spaces() if "WC" in sp.long_name.upper()}  # "BAD / WC" rooms are both
+    assert baths and toilets - baths
+    r = terrace.say("select all the bathrooms")
+    assert r.ok and set(terrace.state()["selected"]) == baths, r.answer
+    r = terrace.say("select all the toilets")
+    assert r.ok and set(terrace.state()["selected"]) == toilets, r.answer
+
+
+def test_the_front_doors_of_a_terrace_are_one_per_house(terrace: Session) -> None:
+    r = terrace.say("select the front doors")
+    assert r.ok, r.answer
+    doors = terrace.state()["selected"]
+    assert len(doors) == 5
+    assert all("outside" in terrace.building.elements[g].sides for g in doors)
+    r = terrace.say("select the front door")
+    assert r.ok and len(terrace.state()["selected"]) == 1, r.answer
+
+
+def test_the_walk_to_the_nearest_room_of_a_kind_is_the_shortest_walk(terrace: Session) -> None:
+    b = terrace.building
+    ground = next(st for st in b.storeys if st.name == "EG")
+    hall = next(sp for sp in b.spaces() if sp.storey == ground.id and sp.long_name.upper().startswith("FLUR-3"))
+    centre = (np.asarray(hall.bbox_min) + np.asarray(hall.bbox_max)) / 2
+    terrace.set_pose(Pose(np.array([centre[0], centre[1], ground.elevation + 1.6]), 0.0, 0.0))
+    r = terrace.say("how far is it to walk to the kitchen")
+    assert r.ok, r.answer
+    # The kitchen of the same house (house 3), never a neighbour's behind the party wall.
+    assert "KOCHEN-3-1" in r.answer.upper(), r.answer
+
+
+def test_rooms_open_off_a_room_through_its_doors() -> None:
+    s = Session.open(Path(__file__).resolve().parents[2] / "ifc" / "AC20-FZK-Haus.ifc")
+    hall = next(sp.id for sp in s.building.spaces() if sp.long_name == "Flur")
+    through = {r for e in s.building.elements.values() if e.ifc_class == "IfcDoor" and hall in e.sides
+               for r in e.sides if r not in (hall, "outside")}
+    assert through
+    r = s.say("which rooms open off the hallway")
+    assert r.ok and set(r.value) == through, r.answer
+    r = s.say("how many doors are there off the hallway")
+    assert r.ok and r.value == sum(1 for e in s.building.elements.values()
+                                   if e.ifc_class == "IfcDoor" and hall in e.sides), r.answer
+    # A relation to something the building does not have is refused, never answered for everything.
+    r = s.say("how many rooms open off the gizmo")
+    assert not r.ok

@@ -17,19 +17,39 @@ if TYPE_CHECKING:
 KIND = "query"
 
 
-def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
-    to = ex.place_targets(ctx, step["to"])
-    goal = to[0]
-    if goal not in ex.building.elements:
-        room = ex.graph.room_at(ex.centre_of(ctx, goal))
+#: "The nearest bathroom" on foot: at most this many candidates are walked to, to find the nearest by walking.
+MAX_CANDIDATES = 12
+
+
+def _room_of(ex: Executor, ctx: Context, gid: str) -> str:
+    if gid not in ex.building.elements:
+        room = ex.graph.room_at(ex.centre_of(ctx, gid))
         if room is None:
             raise StepError("it is not in a room I can walk to")
-        goal = room
-    goal_el = ex.building.elements[goal]
-    if goal_el.ifc_class != "IfcSpace":
-        goal = goal_el.room or next((s for s in goal_el.sides if s != OUTSIDE), None) or ""
-        if not goal:
-            raise StepError(say("route_not_in_room", what=goal_el.label()))
+        return room
+    el = ex.building.elements[gid]
+    if el.ifc_class == "IfcSpace":
+        return gid
+    room = el.room or next((s for s in el.sides if s != OUTSIDE), None) or ""
+    if not room:
+        raise StepError(say("route_not_in_room", what=el.label()))
+    return room
+
+
+def _candidates(ex: Executor, ctx: Context, to: Any) -> list[str]:
+    """Where "the nearest X" may be when walking: every X (the nearest on foot is not always the nearest as
+    the crow flies: the neighbour's bathroom behind a party wall)."""
+    if not isinstance(to, dict) or to.get("limit") != 1 or to.get("order") not in (None, "nearest") or "ordinal" in to:
+        return []
+    pool = {k: v for k, v in to.items() if k not in ("limit", "order")}
+    try:
+        found = ex.targets(ctx, pool)
+    except StepError:
+        return []
+    return found if 1 < len(found) <= MAX_CANDIDATES else []
+
+
+def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
     if "from" in step:
         fr = ex.targets(ctx, step["from"])
         start_room = fr[0] if ex.building.elements[fr[0]].ifc_class == "IfcSpace" else \
@@ -42,9 +62,14 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         start[2] = storey.elevation if storey else start[2] - EYE_HEIGHT
     if start_room is None:
         raise StepError("you are not inside a room, so I cannot plan a walk from here")
-    route = ex.graph.route(start, start_room, goal, places.room_point(ex, goal))
-    if route is None:
-        raise StepError(say("route_no_way", goal=ex.label(goal)))
+    goals = [_room_of(ex, ctx, g) for g in _candidates(ex, ctx, step["to"])]
+    if not goals:
+        goals = [_room_of(ex, ctx, ex.place_targets(ctx, step["to"])[0])]
+    walks = [(w.length, i, g, w) for i, g in enumerate(dict.fromkeys(goals))
+             if (w := ex.graph.route(start, start_room, g, places.room_point(ex, g))) is not None]
+    if not walks:
+        raise StepError(say("route_no_way", goal=ex.label(goals[0])))
+    _length, _i, goal, route = min(walks, key=lambda w: (w[0], w[1]))
     via = [ex.label(r) if r != OUTSIDE else "outside" for r in route.rooms[1:-1]]
     length = f"{route.length:.1f} m"
     text = say("route_via", goal=ex.label(goal), length=length, via=join_names(via)) if via else \
