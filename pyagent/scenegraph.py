@@ -82,6 +82,26 @@ class SceneGraph:
         return seen
 
     # ---- navigation ----------------------------------------------------------------------
+    def reachable_rooms(self, rooms: set[str]) -> set[str]:
+        """The rooms one can walk to from ``rooms`` through doors, stairs and open passages, never outside."""
+        inside = self.nav.subgraph(n for n in self.nav if n != OUTSIDE)
+        found: set[str] = set()
+        for room in rooms:
+            if room in inside and room not in found:
+                found |= set(nx.node_connected_component(inside, room))
+        kinds = nx.get_node_attributes(self.nav, "kind")
+        return {n for n in found if kinds.get(n) == "room"}
+
+    def units(self) -> list[set[str]]:
+        """The separate dwellings of a building (the houses of a terrace, flats with no common hall): groups
+        of at least ``UNIT_MIN_ROOMS`` rooms one cannot walk between without going outside. A building of one
+        such group (or whose doors do not say which rooms they join) has none: an empty list."""
+        inside = self.nav.subgraph(n for n in self.nav if n != OUTSIDE)
+        kinds = nx.get_node_attributes(self.nav, "kind")
+        groups = [{n for n in c if kinds.get(n) == "room"} for c in nx.connected_components(inside)]
+        groups = [g for g in groups if len(g) >= UNIT_MIN_ROOMS]
+        return groups if len(groups) >= 2 else []
+
     def route(self, start: np.ndarray, start_room: str | None, goal: str, goal_point: np.ndarray) -> Route | None:
         """Shortest walk from a point in ``start_room`` to ``goal`` (a room id) through doors and stairs."""
         nav = self.nav
@@ -120,6 +140,7 @@ class SceneGraph:
 
 
 ROOM_KINDS = ("room", "outside")
+UNIT_MIN_ROOMS = 3  # a dwelling has at least this many rooms
 OUTSIDE_DETOUR_M = 25.0  # walking round the outside of the building costs about this much
 
 

@@ -540,6 +540,11 @@ class Resolver:
                 return rows[sp.compass_mask(origin, rows, kind, use_facing=False)], False
             if kind in ("connected", "adjacent"):
                 return rows[self._linked_rooms(anchors, rows, walls=kind == "adjacent")], False
+            if kind == "reachable":
+                start = {sp.ids[a] for a in anchors if self.b.elements[sp.ids[a]].ifc_class == "IfcSpace"}
+                if not start:
+                    raise SelectionError("rooms are reached from rooms: say which room")
+                return rows[self._in_rooms(rows, ctx.graph.reachable_rooms(start))], False
             if kind == "in":
                 inside = set()
                 for a in anchors:
@@ -578,6 +583,14 @@ class Resolver:
                          for r in rows]], True
         if kind == "outside":
             return rows[[self.b.elements[sp.ids[r]].room is None for r in rows]], False
+        if kind in ("reachable", "unit"):
+            room = ctx.user_room()
+            if room is None:
+                raise SelectionError("you are not inside a room")
+            if kind == "unit":  # "this house" of a terrace: the dwelling the user is in, else the building
+                unit = next((u for u in ctx.graph.units() if room in u), None)
+                return (rows[self._in_rooms(rows, unit)] if unit is not None else rows), False
+            return rows[self._in_rooms(rows, ctx.graph.reachable_rooms({room}))], False
         # Pose-relative and on the user's storey only: nothing through a slab.
         rows = rows[sp.on_band(rows, band)]
         if kind in DIRECTIONAL:
@@ -596,6 +609,12 @@ class Resolver:
             rows = rows[~ignore[rows]]  # what is hidden, deleted or cut away by a section is not seen
             return rows[sp.visible_mask(pose, rows, ignore)], True
         raise SelectionError(f"unknown relation '{kind}'")
+
+    def _in_rooms(self, rows: np.ndarray, rooms: set[str]) -> np.ndarray:
+        """Which ``rows`` are those rooms, or are in or bound one of them."""
+        els = self.b.elements
+        return np.array([self.sp.ids[r] in rooms or els[self.sp.ids[r]].room in rooms
+                         or bool(rooms & set(els[self.sp.ids[r]].sides)) for r in rows], bool)
 
     def _linked_rooms(self, anchors: np.ndarray, rows: np.ndarray, walls: bool) -> np.ndarray:
         """Which ``rows`` are rooms that a door of the anchor rooms opens into (with ``walls``, also rooms

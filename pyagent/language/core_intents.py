@@ -36,7 +36,8 @@ TEMPLATES = Path(__file__).with_name("data") / "core_intents.yaml"
 EVERYTHING = frozenset({"everything", "all", "it all", "all of it", "everything again", "all elements",
                         "all hidden elements", "hidden elements", "hidden things", "what is hidden"})
 #: Owners that are the building itself ("how many doors does the house have"): no restriction.
-BUILDING_OWNERS = re.compile(r"^(it|(the|this) (building|house|model|structure|project|site))$")
+BUILDING_OWNERS = re.compile(r"^(it|the (building|house|model|structure|project|site)|this (building|model|structure|"
+                             r"project|site))$")  # "this house" of a terrace is one house: the noun phrase says
 #: Alpha of a plain "transparent" (1 opaque, 0 invisible), as the general parser gives it.
 SEE_THROUGH_ALPHA = 0.3
 Step = dict[str, Any]

@@ -237,8 +237,9 @@ class _ToNounPhrase(Transformer[Token, Any]):
         mods = list(items[:-1])
         said = [m[1].text for m in mods if isinstance(m, tuple) and hasattr(m[1], "text")] + [head_token.text]
         own = [NPToken("WORD", w) for w in said]  # the anchor's own words, for its text
-        if head_token.type == "ROOM":
-            mods.append(("rooms", RoomRef(head_token.value, head_token.text, head_token.plural)))
+        if head_token.type in ("ROOM", "THIS_ROOM"):  # "from the kitchen", "from this room"
+            entry = head_token.value if head_token.type == "ROOM" else None
+            mods.append(("rooms", RoomRef(entry, head_token.text, head_token.plural)))
             return _collect(mods, own)
         return _collect([*mods, _head(head_token)], own)
 

@@ -161,7 +161,7 @@ def normalise(text: str) -> str:
     t = re.sub(FILLERS, " ", t)
     t = re.sub(r"\bhow (tall|high|wide|long|deep|thick|big|large|far( away)?|heavy|old) (it|they|this|that|these|those)"
                r" (is|are)\b", r"how \1 \4 \3", t)
-    t = re.sub(r"\b(in|of) this (one|building|house|model|project)\b", " ", t)
+    t = re.sub(r"\b(in|of) this (one|building|model|project)\b", " ", t)  # "this house": one house of a terrace
     t = re.sub(r"\s*,\s*", " , ", t)
     t = re.sub(r"\s+", " ", t).strip(" ,")
     return phrasing.rewrite(t).strip(" ,")
@@ -446,7 +446,7 @@ class Parser:
         np_text = m.group("np")
         np_text = re.sub(r"\b(are there|are|is there|there are|do (we|i|you) have|does it have|have we got|"
                          r"exist|in total|altogether|overall|can (i|you) see|do (i|you) see)\b", " ", np_text)
-        np_text = re.sub(r"\b(does|do|has) (it|the (building|house|model|structure|project|site)|this (building|house|"
+        np_text = re.sub(r"\b(does|do|has) (it|the (building|house|model|structure|project|site)|this (building|"
                          r"model|structure))( got)? (have|contain|hold)?\b", " ", np_text)
         np_text = re.sub(r"\b(has it got|does it have|has it|have we)\b", " ", np_text)
         np_text = re.sub(r"\b(does|do) (?P<owner>.+?) (have|contain|hold)\b", r" in \g<owner>", np_text)

@@ -149,3 +149,31 @@ def test_rooms_open_off_a_room_through_its_doors() -> None:
     # A relation to something the building does not have is refused, never answered for everything.
     r = s.say("how many rooms open off the gizmo")
     assert not r.ok
+
+
+def test_this_house_of_a_terrace_is_the_dwelling_the_user_stands_in(terrace: Session) -> None:
+    b = terrace.building
+    units = terrace.executor.graph.units()
+    assert len(units) == 5  # five houses, no way between them but outside
+    kitchen = next(sp for sp in b.spaces() if sp.long_name.upper().startswith("WOHNEN / KOCHEN-2"))
+    centre = (np.asarray(kitchen.bbox_min) + np.asarray(kitchen.bbox_max)) / 2
+    storey = b.storey(kitchen.storey or "")
+    assert storey is not None
+    terrace.set_pose(Pose(np.array([centre[0], centre[1], storey.elevation + 1.6]), 0.0, 0.0))
+    mine = next(u for u in units if kitchen.id in u)
+    bedrooms = {g for g in mine if b.elements[g].long_name.upper().startswith("ZIMMER")}
+    assert len(bedrooms) == 4
+    r = terrace.say("how many bedrooms does this house have")
+    assert r.ok and r.value == 4, r.answer
+    r = terrace.say("how many rooms can I reach from here")
+    assert r.ok and r.value == len(mine), r.answer
+    r = terrace.say("how many bedrooms are there")  # the whole terrace
+    assert r.ok and r.value == 20, r.answer
+
+
+def test_this_house_is_the_whole_building_where_there_is_one_dwelling() -> None:
+    s = Session.open(Path(__file__).resolve().parents[2] / "ifc" / "AC20-FZK-Haus.ifc")
+    assert s.executor.graph.units() == []
+    windows = sum(1 for e in s.building.elements.values() if e.ifc_class == "IfcWindow")
+    r = s.say("how many windows does this house have")
+    assert r.ok and r.value == windows, r.answer
