@@ -188,7 +188,11 @@ class Lexicon:
         for sp in b.spaces():
             for phrase in room_phrases(sp.name, sp.long_name):
                 phrases.setdefault(phrase, []).append(sp.id)
+        texts = [fold(f"{e.name} {e.object_type} {e.type_name}") for e in b.products()]
         for word, other in ROOM_WORD_FALLBACKS.items():
+            things = KIND_WORDS.get(word, ())
+            if any(any(w in t for w in things) for t in texts):
+                continue  # "the toilet" where there are toilets (fittings) but no toilet rooms: the fitting
             if word not in phrases and other in phrases:
                 phrases[word] = phrases[other]
         for alias, target in ROOM_WORD_ALIASES.items():

@@ -249,6 +249,11 @@ class _ToNounPhrase(Transformer[Token, Any]):
             return Head(head.kind, head.text, head.value, head.plural, noun_before=_np(items[0]).text)
         return head
 
+    def classes(self, items: list[Token]) -> Head:
+        nouns = [_np(t) for t in items if _np(t).type == "CLASS"]
+        union = tuple(dict.fromkeys(c for t in nouns for c in t.value[1]))
+        return Head("class", " and ".join(t.text for t in nouns), (nouns[-1].value[0], union), True)
+
     def partitive(self, items: list[Token]) -> tuple[str, Any]:
         return "ignored", True
 
