@@ -17,7 +17,9 @@ from pyagent.paths import cache_dir
 from pyagent.progress import Progress, no_progress
 from pyagent.tessellate import MeshSet, concat, tessellate_passes
 
-CACHE_VERSION = 18  # 18: repeated geometry written once in the glb (17: two tessellation passes)
+# 19: a filler with no body of its own gets its opening's; 18: repeated geometry written once in the glb;
+# 17: two tessellation passes
+CACHE_VERSION = 19
 
 
 @dataclass

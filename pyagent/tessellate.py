@@ -27,6 +27,8 @@ DEFAULT_RGBA = (0.8, 0.8, 0.8, 1.0)
 # Beyond this distance from the file's origin (in plan) the geometry is moved to a local origin:
 # float32 keeps 0.06 mm at 1 km but only 0.5 m at 4.5 million metres.
 FAR_FROM_ORIGIN_M = 1000.0
+# A window standing in as the opening it fills (it has no body of its own) looks like glass.
+STAND_IN_RGBA: Final[dict[str, tuple[float, float, float, float]]] = {"IfcWindow": (0.62, 0.76, 0.86, 0.45)}
 
 
 def local_origin(verts: np.ndarray) -> np.ndarray:
@@ -114,6 +116,10 @@ class _Collector:
 
     def __init__(self) -> None:
         self.material_index: dict[tuple[float, ...], int] = {}
+        # An opening's GlobalId -> the fillers (GlobalId, material or None) its body stands in for.
+        self.stand_in: dict[str, list[tuple[str, int | None]]] = {}
+        self.opening_of: dict[str, str] = {}  # a filler's GlobalId -> the opening standing in for it
+        self.stood_in: set[str] = set()  # the fillers given their opening's body so far
         self._reset()
 
     def _reset(self) -> None:
@@ -138,10 +144,33 @@ class _Collector:
             fm = np.where(mids >= 0, lookup[np.clip(mids, 0, len(lookup) - 1)], self._default())
         else:
             fm = np.full(len(f), self._default(), np.int32)
-        self.ids.append(shape.guid)  # type: ignore[attr-defined]
-        self.verts.append(v)
-        self.faces.append(f)
-        self.mats.append(fm.astype(np.int32))
+        guid: str = shape.guid  # type: ignore[attr-defined]
+        for gid, material in self.stand_in.get(guid) or ((guid, None),):
+            if gid != guid:  # a stand-in: once, however often its opening comes
+                if gid in self.stood_in:
+                    continue
+                self.stood_in.add(gid)
+            self.ids.append(gid)
+            self.verts.append(v)
+            self.faces.append(f)
+            self.mats.append(fm.astype(np.int32) if material is None else np.full(len(f), material, np.int32))
+
+    def stand_in_for(self, fills: list[tuple[ifcopenshell.entity_instance, ifcopenshell.entity_instance]]
+                     ) -> list[ifcopenshell.entity_instance]:
+        """Let each opening's body stand in for the (filler, opening) pairs' fillers (a filler of several
+        openings, for its first); the openings to tessellate for them, each once."""
+        openings: dict[str, ifcopenshell.entity_instance] = {}
+        for filler, opening in fills:
+            gid = filler.GlobalId
+            if self.opening_of.setdefault(gid, opening.GlobalId) != opening.GlobalId:
+                continue
+            taken = self.stand_in.setdefault(opening.GlobalId, [])
+            if all(g != gid for g, _ in taken):
+                rgba = STAND_IN_RGBA.get(filler.is_a())
+                taken.append((gid, None if rgba is None else
+                              self.material_index.setdefault(rgba, len(self.material_index))))
+            openings[opening.GlobalId] = opening
+        return list(openings.values())
 
     def take(self, origin: np.ndarray | None) -> MeshSet:
         """What was collected since the last take, packed, relative to ``origin`` (None: this part's own
@@ -202,6 +231,31 @@ def _products(model: ifcopenshell.file) -> list[ifcopenshell.entity_instance]:
             if not any(p.is_a(c) for c in SKIPPED_CLASSES) and p.Representation is not None]
 
 
+def _fills(model: ifcopenshell.file) -> list[tuple[ifcopenshell.entity_instance, ifcopenshell.entity_instance]]:
+    """(filler, opening) for every element that fills an opening with a representation of its own."""
+    pairs = []
+    for rel in model.by_type("IfcRelFillsElement"):
+        filler, opening = rel.RelatedBuildingElement, rel.RelatingOpeningElement
+        if filler is None or opening is None or opening.Representation is None:
+            continue
+        if not any(filler.is_a(c) for c in SKIPPED_CLASSES):
+            pairs.append((filler, opening))
+    return pairs
+
+
+def _stand_in_warning(fills: list[tuple[ifcopenshell.entity_instance, ifcopenshell.entity_instance]],
+                      got: set[str]) -> list[str]:
+    """A warning naming the fillers drawn as their openings, by class."""
+    classes = {f.GlobalId: f.is_a() for f, _ in fills if f.GlobalId in got}
+    counts: dict[str, int] = {}
+    for cls in classes.values():
+        counts[cls] = counts.get(cls, 0) + 1
+    if not counts:
+        return []
+    named = ", ".join(f"{n} {cls}" for cls, n in sorted(counts.items()))
+    return [f"{named} with no body of their own are drawn as the openings they fill"]
+
+
 def default_threads() -> int:
     """Iterator threads when the caller names none: one core fewer than the machine has (at least one).
     The consumer of the iterator's results needs a core of its own: on two cores, two iterator threads
@@ -229,34 +283,48 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     """Tessellate every product with a body in two passes: first the fast kernel (``FAST_LIBRARY``)
     over all of them, then the hybrid kernel (``GEOMETRY_LIBRARY``) over only those the first could
     not do. Yields each pass as it ends; the second shares the first's origin and material table, and
-    is left out when nothing was pending. ``progress("tessellate", done, total)`` throughout."""
+    is left out when nothing was pending. ``progress("tessellate", done, total)`` throughout.
+    A door, window or other element that fills an opening but has no body of its own (no
+    representation, or one neither kernel makes a mesh of) gets the body of the opening it fills,
+    under its own GlobalId: with no representation from the first pass on, else after the second."""
     products = _products(model)
-    if not products:
+    fills = _fills(model)
+    collector = _Collector()
+    bodiless = [(f, o) for f, o in fills if f.Representation is None]
+    openings = collector.stand_in_for(bodiless)
+    if not products and not openings:
         yield Pass(FAST_LIBRARY, MeshSet(), [])
         return
     threads = threads or default_threads()
-    total = len(products)
-    collector = _Collector()
+    total = len(products) + len(openings)
     progress("tessellate", 0, total)
-    _run(model, products, FAST_LIBRARY, threads, collector, progress, 0, total)
+    _run(model, products + openings, FAST_LIBRARY, threads, collector, progress, 0, total)
     first = collector.take(None)
     got = set(first.ids)
     pending = [p for p in products if p.GlobalId not in got]
-    if not pending:
+    late = [(f, o) for f, o in bodiless if f.GlobalId not in got]
+    if not pending and not late:
         progress("tessellate", total, total)
-        yield Pass(FAST_LIBRARY, first, [])
+        yield Pass(FAST_LIBRARY, first, [], _stand_in_warning(bodiless, got))
         return
-    yield Pass(FAST_LIBRARY, first, [p.GlobalId for p in pending])
-    _run(model, pending, GEOMETRY_LIBRARY, threads, collector, progress, len(got), total)
+    yield Pass(FAST_LIBRARY, first, [p.GlobalId for p in pending] + [f.GlobalId for f, _ in late])
+    again = collector.stand_in_for(late)
+    _run(model, pending + again, GEOMETRY_LIBRARY, threads, collector, progress, len(got), total)
+    got |= set(collector.ids)
+    # Fillers with a representation that neither kernel made a mesh of: their openings' bodies.
+    failed = [(f, o) for f, o in fills if f.Representation is not None and f.GlobalId not in got]
+    if failed:
+        _run(model, collector.stand_in_for(failed), GEOMETRY_LIBRARY, threads, collector, progress, len(got), total)
     second = collector.take(first.origin)
     got |= set(second.ids)
     missing = [p for p in pending if p.GlobalId not in got]
     progress("tessellate", total, total)
-    warnings = []
+    warnings = _stand_in_warning(bodiless + failed, got)
     if missing:
         warnings.append(f"{len(missing)} products have a representation that could not be tessellated "
                         f"(e.g. {missing[0].is_a()} {missing[0].GlobalId})")
-    yield Pass(GEOMETRY_LIBRARY, second, [p.GlobalId for p in missing], warnings)
+    yield Pass(GEOMETRY_LIBRARY, second, [p.GlobalId for p in missing] + [f.GlobalId for f, _ in late
+                                                                           if f.GlobalId not in got], warnings)
 
 
 def tessellate(model: ifcopenshell.file, threads: int | None = None,
