@@ -21,6 +21,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "furniture": ("IfcFurnishingElement", "IfcFurniture"), "furnishing": ("IfcFurnishingElement", "IfcFurniture"),
     "covering": ("IfcCovering",), "footing": ("IfcFooting",), "foundation": ("IfcFooting",),
     "room": ("IfcSpace",), "space": ("IfcSpace",), "plate": ("IfcPlate",),
+    "panel": ("IfcPlate",),
     "accessory": ("IfcDiscreteAccessory",), "bolt": ("IfcMechanicalFastener",), "fastener": ("IfcMechanicalFastener",),
     "assembly": ("IfcElementAssembly",), "fixture": ("IfcFlowTerminal", "IfcSanitaryTerminal"),
     "site": ("IfcSite",), "terrain": ("IfcSite",), "ground": ("IfcSite",),

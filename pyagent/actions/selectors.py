@@ -276,6 +276,8 @@ CLEARLY_NEARER = 2.0
 CLEARLY_NEARER_M = 3.0
 #: Rooms on different storeys whose plans overlap this much (metres, each way) are over one another.
 STACKED_OVERLAP_M = 0.5
+#: "The rafters in the roof" where the file records no parts: centres within the roof's box and this margin.
+WITHIN_M = 0.3
 
 
 class Resolver:
@@ -512,7 +514,9 @@ class Resolver:
             return rows, "of" not in rel
         if "of" in rel:
             anchors = self._anchor_rows(rel["of"])
-            rows = rows[~np.isin(rows, anchors)]
+            wholes = {self.b.elements[sp.ids[a]].whole for a in anchors} - {None}
+            if kind != "in" or not wholes:  # the panels "in the curtain wall" are among its parts
+                rows = rows[~np.isin(rows, anchors)]
             if kind in ("next_to", "near", "within"):
                 limit = rel.get("distance", NEXT_TO_M if kind == "next_to" else NEAR_M)
                 gap = np.min([sp.box_gap(a, rows) for a in anchors], axis=0) if len(rows) else np.zeros(0)
@@ -553,6 +557,20 @@ class Resolver:
                         inside |= {g for g, e in self.b.elements.items() if e.room == el.id or el.id in e.sides}
                     elif el.ifc_class == "IfcBuildingStorey":
                         inside |= {g for g, e in self.b.elements.items() if e.storey == el.id}
+                    else:  # "the panels in the curtain wall": its parts and what is set in it (the anchor
+                        # may be a part standing for a whole with no body of its own)
+                        group = {el.id} | ({el.whole} if el.whole else set())
+                        parts = {g for g, e in self.b.elements.items() if e.whole in group or e.host in group}
+                        members = [sp.index[g] for g in parts if g in sp.index]
+                        parts -= {g for g, e in self.b.elements.items() if e.whole in group}
+                        if not parts:  # none set in it ("the rafters in the roof"): what lies within it (all of
+                            # it: a roof of two halves is one roof)
+                            whole = np.array([a] + members, int)
+                            lo, hi = sp.bmin[whole].min(axis=0) - WITHIN_M, sp.bmax[whole].max(axis=0) + WITHIN_M
+                            c = sp.centre[rows]
+                            parts = {sp.ids[r] for r, ok in zip(rows, np.all((c >= lo) & (c <= hi), axis=1),
+                                                                strict=True) if ok}
+                        inside |= parts
                 return rows[[sp.ids[r] in inside for r in rows]], False
             if kind in DIRECTIONAL:
                 # Relative to the anchor as seen by the user: the anchor's own frame is the user's heading.

@@ -221,6 +221,9 @@ class _ToNounPhrase(Transformer[Token, Any]):
     def between(self, items: list[Any]) -> tuple[str, Any]:
         return "relations", Relation("between", anchor=items[1], other=items[3], words="between")
 
+    def part_of(self, items: list[Any]) -> tuple[str, Any]:
+        return "relations", Relation("part_of", anchor=items[1], words=_np(items[0]).text)
+
     def between_them(self, items: list[Any]) -> tuple[str, Any]:
         return "relations", Relation("between", anchor=items[-1], words="between them")
 
@@ -242,6 +245,9 @@ class _ToNounPhrase(Transformer[Token, Any]):
             mods.append(("rooms", RoomRef(entry, head_token.text, head_token.plural)))
             return _collect(mods, own)
         return _collect([*mods, _head(head_token)], own)
+
+    def part_anchor(self, items: list[Any]) -> NounPhrase:
+        return self.anchor(items)
 
     def head(self, items: list[Token]) -> Head:
         head = _head(_np(items[-1]))

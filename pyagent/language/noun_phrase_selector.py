@@ -171,7 +171,9 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         sel["limit"] = int(m.group(2))
         sel.setdefault("order", "nearest")
     if phrase.materials:
-        sel.setdefault("where", []).append({"key": "material", "cmp": "contains", "value": phrase.materials[0]})
+        classes = tuple(head.value[1]) if head is not None and head.kind == "class" else ()
+        fragment = parser.noun_phrases.tagger.material_fragment(phrase.materials[0], classes)
+        sel.setdefault("where", []).append({"key": "material", "cmp": "contains", "value": fragment})
 
     # The head.
     noun_found = False
@@ -288,6 +290,16 @@ def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] 
     anchor = _anchor(r.anchor, parser, ctx)
     if anchor is None:
         return None
+    if r.rel == "part_of":  # "the panels in the curtain wall": parts of it or set in it
+        if r.words not in ("in", "inside", "of", "into"):
+            return None
+        whole = selector_of(r.anchor, parser, ctx)  # "the roof" of two halves is all of it
+        if whole is None:
+            return None
+        if not r.anchor.demonstratives and not r.anchor.numbers and r.anchor.ordinal is None:
+            whole.pop("limit", None)
+            whole.pop("order", None)
+        return {"rel": "in", "of": whole}
     if r.rel == "between" and r.other is None:  # "between the two floors": between the things it names
         sel = selector_of(r.anchor, parser, ctx)
         if sel is None or not _has_noun(sel):

@@ -23,7 +23,7 @@ from pyagent.language import spoken_numbers
 from pyagent.language.lexicon import ROOM_NOUNS, STOREY_WORDS, Lexicon, RoomEntry, ascii_fold, fold
 from pyagent.language.storey_ordinals import storey_number
 from pyagent.language.units import length_units
-from pyagent.vocabulary import plural_noun, singular_noun
+from pyagent.vocabulary import class_matches, plural_noun, singular_noun
 
 WORDS: dict[str, Any] = yaml.safe_load(
     (Path(__file__).parent / "data" / "noun_phrase_words.yaml").read_text(encoding="utf-8"))
@@ -159,7 +159,6 @@ class Tagger:
             self._put(phrase, NPToken("STOREY", phrase, phrase))
         for phrase in sorted(lex.storeys, key=len):
             self._put(phrase, NPToken("STOREY", phrase, phrase))
-        self.materials = sorted({fold(m) for e in lex.building.elements.values() for m in e.materials})
         # The words of the rooms' own names (long ones), for words of other languages spelt alike.
         self.room_words: dict[str, list[str]] = {}
         for space in lex.building.spaces():
@@ -254,14 +253,17 @@ class Tagger:
                 return NPToken(closed[0], " ".join(key), closed[1])
         return None
 
-    def material_fragment(self, material: str) -> str:
-        """The fragment of the building's own material names that a material word means ("beton" where the
-        walls are "Stahlbeton"), else the English one."""
+    def material_fragment(self, material: str, classes: tuple[str, ...] = ()) -> str:
+        """The fragment of the building's own material names that a material ("concrete") means: the one
+        found in the materials of most elements of ``classes`` (any element without), "beton" where the walls
+        are "Stahlbeton"; else the English word."""
         fragments = MATERIAL_FRAGMENTS.get(material, (material,))
-        for fragment in fragments:
-            if any(fragment in name for name in self.materials):
-                return fragment
-        return fragments[0]
+        b = self.lex.building
+        names = [fold(", ".join(e.materials)) for e in b.elements.values() if e.materials and (
+            not classes or class_matches(b.schema, e.ifc_class, e.properties.get("PredefinedType"), set(classes)))]
+        counts = [(sum(f in n for n in names), -i, f) for i, f in enumerate(fragments)]
+        best = max(counts)
+        return best[2] if best[0] else fragments[0]
 
     def _mark(self, word: str) -> NPToken | None:
         """One of the building's marks ("C4", "SD2", "Floor-2"), as the building writes it: a mark wins
@@ -281,7 +283,7 @@ class Tagger:
         if word in length_units() and word != "in":
             return NPToken("UNIT", word, length_units()[word])
         if word in MATERIAL_WORDS:
-            return NPToken("MATERIAL", word, self.material_fragment(MATERIAL_WORDS[word]))
+            return NPToken("MATERIAL", word, MATERIAL_WORDS[word])
         nth = spoken_numbers.ordinal(word)
         if nth is not None:
             return NPToken("ORDINAL", word, nth)
