@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
@@ -13,6 +13,7 @@ import ifcopenshell.geom
 import numpy as np
 
 from pyagent.progress import Progress, no_progress
+from pyagent.shapekeys import Copies, group_by_shape
 
 # Classes that never get a body in the scene: voids, annotations, helpers.
 # The hybrid kernel tries the fast CGAL booleans first and falls back to OpenCASCADE: about 4x
@@ -125,7 +126,9 @@ class _Collector:
     def _default(self) -> int:
         return self.material_index.setdefault(DEFAULT_RGBA, len(self.material_index))
 
-    def add(self, shape: object) -> None:
+    def add(self, shape: object, copies: Sequence[tuple[str, np.ndarray]] = ()) -> None:
+        """Add a shape from the iterator and its ``copies`` (GlobalId, the matrix that moves its world
+        mesh there); nothing when the shape has no mesh."""
         geom = shape.geometry  # type: ignore[attr-defined]
         v = np.asarray(geom.verts, dtype=np.float64).reshape(-1, 3)
         f = np.asarray(geom.faces, dtype=np.int32).reshape(-1, 3)
@@ -138,10 +141,16 @@ class _Collector:
             fm = np.where(mids >= 0, lookup[np.clip(mids, 0, len(lookup) - 1)], self._default())
         else:
             fm = np.full(len(f), self._default(), np.int32)
+        fm = fm.astype(np.int32)
         self.ids.append(shape.guid)  # type: ignore[attr-defined]
         self.verts.append(v)
         self.faces.append(f)
-        self.mats.append(fm.astype(np.int32))
+        self.mats.append(fm)
+        for gid, m in copies:
+            self.ids.append(gid)
+            self.verts.append(v @ m[:3, :3].T + m[:3, 3])
+            self.faces.append(f)
+            self.mats.append(fm)
 
     def take(self, origin: np.ndarray | None) -> MeshSet:
         """What was collected since the last take, packed, relative to ``origin`` (None: this part's own
@@ -209,27 +218,43 @@ def default_threads() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def _run(model: ifcopenshell.file, products: list[ifcopenshell.entity_instance], kernel: Kernel, threads: int,
-         collector: _Collector, progress: Progress, done0: int, total: int) -> None:
+def _start(model: ifcopenshell.file, products: list[ifcopenshell.entity_instance], kernel: Kernel,
+           threads: int) -> ifcopenshell.geom.iterator | None:
+    """An iterator over ``products``, started: with two or more threads it goes on making meshes on
+    threads of its own (without the interpreter's lock) until they are taken (``_drain``); with one it
+    makes each when asked. None when it has nothing to do."""
     iterator = ifcopenshell.geom.iterator(_settings(), model, threads, include=products, geometry_library=kernel)
-    if not iterator.initialize():
+    return iterator if iterator.initialize() else None
+
+
+def _drain(iterator: ifcopenshell.geom.iterator | None, collector: _Collector, copies: Copies,
+           progress: Progress, done0: int, total: int) -> None:
+    if iterator is None:
         return
     seen = done0
     while True:
-        seen += 1
-        if seen % 25 == 0:
+        shape = iterator.get()
+        mine = copies.copies.get(shape.guid, [])
+        seen += 1 + len(mine)
+        if seen // 25 != (seen - 1 - len(mine)) // 25:
             progress("tessellate", min(seen, total), total)
-        collector.add(iterator.get())
+        collector.add(shape, mine)
         if not iterator.next():
             break
 
 
+def _with_copies(products: list[ifcopenshell.entity_instance], copies: Copies) -> list[str]:
+    return [g for p in products for g in (p.GlobalId, *(c for c, _ in copies.copies.get(p.GlobalId, ())))]
+
+
 def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
-                      progress: Progress = no_progress) -> Iterator[Pass]:
+                      progress: Progress = no_progress, share: bool = True) -> Iterator[Pass]:
     """Tessellate every product with a body in two passes: first the fast kernel (``FAST_LIBRARY``)
     over all of them, then the hybrid kernel (``GEOMETRY_LIBRARY``) over only those the first could
     not do. Yields each pass as it ends; the second shares the first's origin and material table, and
-    is left out when nothing was pending. ``progress("tessellate", done, total)`` throughout."""
+    is left out when nothing was pending. ``progress("tessellate", done, total)`` throughout.
+    With ``share``, products that draw the same shape (``pyagent.shapekeys``) are tessellated once and
+    the others placed from that mesh, right after it."""
     products = _products(model)
     if not products:
         yield Pass(FAST_LIBRARY, MeshSet(), [])
@@ -238,30 +263,35 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     total = len(products)
     collector = _Collector()
     progress("tessellate", 0, total)
-    _run(model, products, FAST_LIBRARY, threads, collector, progress, 0, total)
+    copies = group_by_shape(model, products) if share else Copies(first=products)
+    _drain(_start(model, copies.first, FAST_LIBRARY, threads), collector, copies, progress, 0, total)
     first = collector.take(None)
     got = set(first.ids)
-    pending = [p for p in products if p.GlobalId not in got]
+    pending = [p for p in copies.first if p.GlobalId not in got]
     if not pending:
         progress("tessellate", total, total)
         yield Pass(FAST_LIBRARY, first, [])
         return
-    yield Pass(FAST_LIBRARY, first, [p.GlobalId for p in pending])
-    _run(model, pending, GEOMETRY_LIBRARY, threads, collector, progress, len(got), total)
+    # the second pass starts before the first is handed over: with two or more threads (a machine with
+    # three cores or more) its kernel works while the caller makes a first view of the first
+    second_pass = _start(model, pending, GEOMETRY_LIBRARY, threads)
+    yield Pass(FAST_LIBRARY, first, _with_copies(pending, copies))
+    _drain(second_pass, collector, copies, progress, len(got), total)
     second = collector.take(first.origin)
     got |= set(second.ids)
-    missing = [p for p in pending if p.GlobalId not in got]
+    missing = _with_copies([p for p in pending if p.GlobalId not in got], copies)
     progress("tessellate", total, total)
     warnings = []
     if missing:
+        example = model.by_guid(missing[0])
         warnings.append(f"{len(missing)} products have a representation that could not be tessellated "
-                        f"(e.g. {missing[0].is_a()} {missing[0].GlobalId})")
-    yield Pass(GEOMETRY_LIBRARY, second, [p.GlobalId for p in missing], warnings)
+                        f"(e.g. {example.is_a()} {example.GlobalId})")
+    yield Pass(GEOMETRY_LIBRARY, second, missing, warnings)
 
 
 def tessellate(model: ifcopenshell.file, threads: int | None = None,
-               progress: Progress = no_progress) -> tuple[MeshSet, list[str]]:
+               progress: Progress = no_progress, share: bool = True) -> tuple[MeshSet, list[str]]:
     """Tessellate every product with a body (both passes of ``tessellate_passes``). Returns the meshes
     and warnings for what failed."""
-    passes = list(tessellate_passes(model, threads, progress))
+    passes = list(tessellate_passes(model, threads, progress, share))
     return concat([p.meshes for p in passes]), passes[-1].warnings
