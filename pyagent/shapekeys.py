@@ -10,8 +10,8 @@ the first product with its key moved by ``placement(copy) @ inverse(placement(fi
 once, placed many times.
 
 Products the kernel may treat otherwise are given no key (tessellated on their own): those whose
-placement (or an opening's) is not a chain of local placements, those with projections, and parts of
-an element with openings.
+placement (or an opening's) is not a chain of local placements or lies absurdly far out, those with
+projections, and parts of an element with openings.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ import numpy as np
 # in composing placements of a few kilometres in millimetres is some 1e-12.
 _DECIMALS = 9
 _REF = re.compile(rb"#(\d+)")
+# Placements this far out (file units) are left to the kernel, which refuses what it cannot represent.
+_FAR = 1e12
 # Explicit meshes are compared by identity, not value: a file repeats one through a representation map
 # (the same entity), and reading every point of every mesh would take longer than tessellating them.
 _BY_IDENTITY = frozenset({
@@ -155,7 +157,7 @@ def group_by_shape(model: ifcopenshell.file, products: Iterable[Any]) -> Copies:
         pid = p.id()
         if size in twins and pid not in rels.projected and pid not in rels.parts_of_cut:
             place = _placement(p.ObjectPlacement, places)
-            if place is not None:
+            if place is not None and float(np.abs(place).max()) < _FAR:
                 key = _key(p, place, digests, places, rels)
         if key is None or place is None:
             out.first.append(p)
@@ -177,7 +179,7 @@ def _key(p: Any, place: np.ndarray, digests: _Digests, places: Any, rels: _Relat
     inv = None
     for opening in rels.openings.get(p.id(), ()):
         o_place = _placement(opening.ObjectPlacement, places)
-        if o_place is None:
+        if o_place is None or float(np.abs(o_place).max()) >= _FAR:
             return None
         inv = np.linalg.inv(place) if inv is None else inv
         rel_place = np.round(inv @ o_place, _DECIMALS) + 0.0  # no -0.0

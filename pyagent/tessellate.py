@@ -147,8 +147,11 @@ class _Collector:
         self.faces.append(f)
         self.mats.append(fm)
         for gid, m in copies:
+            moved = v @ m[:3, :3].T + m[:3, 3]
+            if not np.all(np.isfinite(moved)):  # placed out of range: left to the kernel on its own
+                continue
             self.ids.append(gid)
-            self.verts.append(v @ m[:3, :3].T + m[:3, 3])
+            self.verts.append(moved)
             self.faces.append(f)
             self.mats.append(fm)
 
@@ -243,10 +246,6 @@ def _drain(iterator: ifcopenshell.geom.iterator | None, collector: _Collector, c
             break
 
 
-def _with_copies(products: list[ifcopenshell.entity_instance], copies: Copies) -> list[str]:
-    return [g for p in products for g in (p.GlobalId, *(c for c, _ in copies.copies.get(p.GlobalId, ())))]
-
-
 def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
                       progress: Progress = no_progress, share: bool = True) -> Iterator[Pass]:
     """Tessellate every product with a body in two passes: first the fast kernel (``FAST_LIBRARY``)
@@ -254,7 +253,8 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     not do. Yields each pass as it ends; the second shares the first's origin and material table, and
     is left out when nothing was pending. ``progress("tessellate", done, total)`` throughout.
     With ``share``, products that draw the same shape (``pyagent.shapekeys``) are tessellated once and
-    the others placed from that mesh, right after it."""
+    the others placed from that mesh, right after it (one that its placement would put out of range is
+    left to the second pass on its own)."""
     products = _products(model)
     if not products:
         yield Pass(FAST_LIBRARY, MeshSet(), [])
@@ -267,19 +267,28 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     _drain(_start(model, copies.first, FAST_LIBRARY, threads), collector, copies, progress, 0, total)
     first = collector.take(None)
     got = set(first.ids)
-    pending = [p for p in copies.first if p.GlobalId not in got]
+    pending = [p for p in products if p.GlobalId not in got]
     if not pending:
         progress("tessellate", total, total)
         yield Pass(FAST_LIBRARY, first, [])
         return
+    # the second pass makes the shapes still pending with their copies, and on its own any copy that
+    # could not be placed from its first's mesh
+    first_of = {gid: f for f, placed in copies.copies.items() for gid, _ in placed}
+    again = [p for p in pending if first_of.get(p.GlobalId, "") in got or p.GlobalId not in first_of]
     # the second pass starts before the first is handed over: with two or more threads (a machine with
     # three cores or more) its kernel works while the caller makes a first view of the first
-    second_pass = _start(model, pending, GEOMETRY_LIBRARY, threads)
-    yield Pass(FAST_LIBRARY, first, _with_copies(pending, copies))
+    second_pass = _start(model, again, GEOMETRY_LIBRARY, threads)
+    yield Pass(FAST_LIBRARY, first, [p.GlobalId for p in pending])
     _drain(second_pass, collector, copies, progress, len(got), total)
+    # copies of a shape the kernel could not make at all are tried on their own, as without sharing
+    done = got | set(collector.ids)
+    alone = [p for p in pending if p.GlobalId not in done and p.GlobalId in first_of]
+    if alone:
+        _drain(_start(model, alone, GEOMETRY_LIBRARY, threads), collector, Copies(), progress, len(done), total)
     second = collector.take(first.origin)
     got |= set(second.ids)
-    missing = _with_copies([p for p in pending if p.GlobalId not in got], copies)
+    missing = [p.GlobalId for p in pending if p.GlobalId not in got]
     progress("tessellate", total, total)
     warnings = []
     if missing:
