@@ -248,7 +248,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-load", action="store_true", help="skip the first-load table (cold loads vs web-ifc)")
     parser.add_argument("--load-only", action="store_true", help="only the first-load table")
     parser.add_argument("--install-web-ifc", action="store_true", help="install web-ifc into .cache/web-ifc first")
+    parser.add_argument("--check-sharing", action="store_true",
+                        help="only check that tessellating repeated shapes once gives the same elements and boxes")
     args = parser.parse_args(argv)
+    if args.check_sharing:
+        results = [load_bench.check_sharing(p) for p in load_bench.files()
+                   if not args.only or args.only.lower() in p.name.lower()]
+        for r in results:
+            print(r.line(), flush=True)
+        return 0 if all(r.line().startswith("ok") for r in results) else 1
     if args.install_web_ifc:
         load_bench.install_web_ifc()
     if not args.no_load:

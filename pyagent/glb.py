@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from pyagent.frames import ifc_to_godot
 from pyagent.instancing import Repeats, Shapes, find_repeats
 
 _FLOAT, _ARRAY_BUFFER = 5126, 34962
+_CHUNK_FACES = 1 << 18
 
 
 @dataclass
@@ -51,6 +51,8 @@ class GlbStats:
     turned: int  # of those, nodes whose matrix turns the mesh
     triangles: int  # triangles in the file
     bytes: int
+    #: which element draws which one's mesh (``known`` for a later write that starts with the same parts)
+    repeats: Repeats | None = field(default=None, repr=False)
 
 
 def _material_json(palette: np.ndarray) -> list[dict[str, Any]]:
@@ -102,47 +104,59 @@ def _offsets(counts: list[int]) -> np.ndarray:
 
 def _shapes(parts: list[GlbPart], recentre: bool) -> tuple[Shapes, np.ndarray]:
     """Every part's triangles in Godot's frame (float32: the frames only swap and negate axes, so the
-    float32 vertices stay exact), each centred on its box and sorted by colour; and the centres."""
+    float32 vertices stay exact), each centred on its box and sorted by colour; and the centres. Built a
+    chunk of faces at a time, with 32-bit indices, to keep the temporaries small (a large building has
+    millions of faces)."""
     n = len(parts)
     fo = _offsets([len(p.faces) for p in parts])
     vo = _offsets([len(p.verts) for p in parts])
-    verts = np.concatenate([np.asarray(p.verts, np.float32) for p in parts]) if n else np.zeros((0, 3))
-    verts = ifc_to_godot(verts).astype(np.float32)
-    faces = (np.concatenate([np.asarray(p.faces, np.int64) for p in parts]) if fo[-1]
-             else np.zeros((0, 3), np.int64))
-    element = np.repeat(np.arange(n), np.diff(fo))
-    material = (np.concatenate([np.asarray(p.face_material, np.int64) for p in parts]) if fo[-1]
-                else np.zeros(0, np.int64))
-    order = np.lexsort((material, element))  # by element, then colour (stable)
-    faces = faces[order]
-    tris = verts[faces + vo[:-1][element][:, None]]
-    material = material[order]
+    verts = (np.concatenate([np.asarray(p.verts, np.float32) for p in parts]) if n
+             else np.zeros((0, 3), np.float32))
+    verts = verts[:, [0, 2, 1]]  # pyagent.frames.ifc_to_godot, in float32 (exact: a swap and a negation)
+    verts[:, 2] *= -1.0
+    faces = (np.concatenate([np.asarray(p.faces, np.int32) for p in parts]) if fo[-1]
+             else np.zeros((0, 3), np.int32))
+    element = np.repeat(np.arange(n, dtype=np.int32), np.diff(fo))
+    material = (np.concatenate([np.asarray(p.face_material, np.int32) for p in parts]) if fo[-1]
+                else np.zeros(0, np.int32))
+    # by element, then colour (stable): most elements have one colour and come sorted already
+    if bool(np.any((np.diff(material) < 0) & (np.diff(element) == 0))):
+        order = np.lexsort((material, element))
+        faces = faces[order]
+        material = material[order]
+        del order
     has = np.diff(fo) > 0
-    lo = np.zeros((n, 3), np.float32)
-    hi = np.zeros((n, 3), np.float32)
-    if fo[-1]:
-        starts = 3 * fo[:-1][has]
-        lo[has] = np.minimum.reduceat(tris.reshape(-1, 3), starts, axis=0)
-        hi[has] = np.maximum.reduceat(tris.reshape(-1, 3), starts, axis=0)
+    lo = np.full((n, 3), np.inf, np.float32)
+    hi = np.full((n, 3), -np.inf, np.float32)
+    for a in range(0, len(faces), _CHUNK_FACES):  # each element's box, over its faces' corners
+        b = min(a + _CHUNK_FACES, len(faces))
+        e = element[a:b]
+        corners = verts[faces[a:b] + vo[:-1][e][:, None]].reshape(-1, 3)
+        starts = np.concatenate([[0], np.flatnonzero(np.diff(e)) + 1])
+        np.minimum.at(lo, e[starts], np.minimum.reduceat(corners, 3 * starts, axis=0))
+        np.maximum.at(hi, e[starts], np.maximum.reduceat(corners, 3 * starts, axis=0))
+    lo[~has] = 0.0
+    hi[~has] = 0.0
     # the centre rounded to float32, so that mesh + translation gives back the float32 vertices
     centre = ((lo.astype(np.float64) + hi) / 2.0).astype(np.float32) if recentre else np.zeros((n, 3), np.float32)
-    tris -= centre[element][:, None, :]
     verts -= np.repeat(centre, np.diff(vo), axis=0)
-    return Shapes(tris, faces, material, fo, verts, vo, (hi - lo).astype(np.float64)), centre
+    return Shapes(faces, material, fo, verts, vo, (hi - lo).astype(np.float64)), centre
 
 
 def write_glb(parts: Iterable[GlbPart], palette: np.ndarray, path: Path, root_name: str = "building",
-              recentre: bool = True, share: bool = True) -> GlbStats:
+              recentre: bool = True, share: bool = True, known: Repeats | None = None) -> GlbStats:
     """Write a .glb with flat-shaded meshes; each part becomes a node at its centre (or the origin).
-    With ``share`` (and ``recentre``), repeated geometry is written once (see the module's doc)."""
+    With ``share`` (and ``recentre``), repeated geometry is written once (see the module's doc);
+    ``known``: the repeats of an earlier write whose parts were the first of these (``GlbStats.repeats``),
+    not looked for again."""
     parts = list(parts)
     n = len(parts)
     shapes, centre = _shapes(parts, recentre)
     fo = shapes.face_offsets
-    rep = (find_repeats(shapes) if share and recentre else Repeats(np.arange(n), [None] * n))
-    element = np.repeat(np.arange(n), np.diff(fo))
+    rep = (find_repeats(shapes, known=known) if share and recentre else Repeats(np.arange(n), [None] * n))
+    element = np.repeat(np.arange(n, dtype=np.int32), np.diff(fo))
     keep = rep.written()[element]
-    tris = shapes.tris[keep]
+    tris = shapes.triangles_of(np.flatnonzero(keep), element[keep])
     material = shapes.material[keep]
     k_elem = element[keep]
     t64 = tris.astype(np.float64)
@@ -210,7 +224,7 @@ def write_glb(parts: Iterable[GlbPart], palette: np.ndarray, path: Path, root_na
              "target": _ARRAY_BUFFER}]
         doc["buffers"] = [{"byteLength": positions.nbytes + normal_data.nbytes}]
     size = _write_container(path, doc, chunks)
-    return GlbStats(n, len(meshes), shared, turned, len(tris), size)
+    return GlbStats(n, len(meshes), shared, turned, len(tris), size, rep)
 
 
 def read_glb(path: Path) -> tuple[dict[str, Any], bytes]:

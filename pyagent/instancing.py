@@ -57,16 +57,25 @@ _TURNS = quarter_turns()
 @dataclass
 class Shapes:
     """Every element's geometry, each centred on its box (any frame, metres): element i has faces
-    ``tris[face_offsets[i]:face_offsets[i+1]]`` sorted by colour (``material``), the same faces as
-    indices into its vertices (``faces``), and vertices ``verts[vert_offsets[i]:vert_offsets[i+1]]``."""
+    ``faces[face_offsets[i]:face_offsets[i+1]]`` (indices into its own vertices) sorted by colour
+    (``material``), and vertices ``verts[vert_offsets[i]:vert_offsets[i+1]]``; ``triangles`` gathers
+    the faces' corners (a chunk at a time: a large building's would take hundreds of megabytes)."""
 
-    tris: np.ndarray  # (F, 3, 3)
     faces: np.ndarray  # (F, 3) indices into the element's own vertices
     material: np.ndarray  # (F,)
     face_offsets: np.ndarray  # (n + 1,)
     verts: np.ndarray  # (V, 3)
     vert_offsets: np.ndarray  # (n + 1,)
     extents: np.ndarray  # (n, 3) box sizes
+
+    def triangles(self, start: int, stop: int) -> np.ndarray:
+        """The corners of faces ``start:stop``, shape (F, 3, 3)."""
+        element = np.searchsorted(self.face_offsets, np.arange(start, stop), side="right") - 1
+        return self.triangles_of(np.arange(start, stop), element)
+
+    def triangles_of(self, faces: np.ndarray, element: np.ndarray) -> np.ndarray:
+        """The corners of the faces with these indices, each of the element given, shape (F, 3, 3)."""
+        return self.verts[self.faces[faces] + self.vert_offsets[element][:, None]]
 
 
 @dataclass
@@ -101,16 +110,16 @@ class _Measures:
 def _measures(shapes: Shapes) -> _Measures:
     n = len(shapes.face_offsets) - 1
     fo = shapes.face_offsets
-    element = np.repeat(np.arange(n), np.diff(fo))
+    element = np.repeat(np.arange(n, dtype=np.int32), np.diff(fo))
     brk = np.flatnonzero((np.diff(element) != 0) | (np.diff(shapes.material) != 0)) + 1
     starts = np.concatenate([[0], brk]).astype(np.int64) if len(element) else np.zeros(0, np.int64)
     run_offsets = np.searchsorted(starts, fo, side="left")
     area = np.zeros(len(starts))
     edges = np.zeros(len(starts))
     moment = np.zeros((len(starts), 3))
-    chunk = 1 << 18  # faces at a time, to bound the float64 temporaries
+    chunk = 1 << 15  # faces at a time, to bound the float64 temporaries (some 15 MB)
     for a in range(0, len(element), chunk):
-        t = shapes.tris[a:a + chunk].astype(np.float64)
+        t = shapes.triangles(a, min(a + chunk, len(element))).astype(np.float64)
         f_area = np.linalg.norm(np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0]), axis=1) / 2.0
         f_edges = np.linalg.norm(t - np.roll(t, 1, axis=1), axis=2).sum(axis=1)
         f_moment = f_area[:, None] * t.mean(axis=1)
@@ -282,7 +291,7 @@ def _shape(shapes: Shapes, m: _Measures, i: int) -> _Shape:
     rows = np.ascontiguousarray(v).view(np.dtype((np.void, 24))).ravel()
     _, at, back = np.unique(rows, return_index=True, return_inverse=True)
     first = at[back.reshape(-1)]
-    return _Shape(i, ext, m.area[r], m.edges[r], m.moment[r], v[order], order, shapes.tris[f].astype(np.float64),
+    return _Shape(i, ext, m.area[r], m.edges[r], m.moment[r], v[order], order, v[shapes.faces[f]],
                   first[shapes.faces[f]], shapes.material[f], float(np.linalg.norm(ext)), first)
 
 
@@ -317,22 +326,34 @@ def _cells(extent: np.ndarray) -> list[tuple[int, ...]]:
     return [tuple(c) for c in itertools.product(*options)]
 
 
-def find_repeats(shapes: Shapes, tol: float = SHARE_TOLERANCE_M) -> Repeats:
-    """Which elements repeat an earlier one (see the module's doc)."""
+def find_repeats(shapes: Shapes, tol: float = SHARE_TOLERANCE_M, known: Repeats | None = None) -> Repeats:
+    """Which elements repeat an earlier one (see the module's doc). ``known``: the answer for the first
+    ``len(known.source)`` elements, the same shapes in the same order (an element's answer depends only
+    on those before it), taken as it is."""
     n = len(shapes.face_offsets) - 1
     source = np.arange(n)
     turns: list[np.ndarray | None] = [None] * n
-    buckets: dict[tuple[bytes, tuple[int, ...]], list[_Shape]] = {}
+    buckets: dict[tuple[bytes, tuple[int, ...]], list[_Shape | int]] = {}
     m = _measures(shapes)
     empty = np.diff(shapes.face_offsets) == 0
-    for i in range(n):
+    k = 0 if known is None else len(known.source)
+    for i in range(min(k, n)):
+        assert known is not None
+        if known.source[i] != i:
+            source[i], turns[i] = known.source[i], known.turns[i]
+        elif not empty[i]:  # its _Shape is made when an element is compared with it
+            buckets.setdefault((m.keys[i], _cells(shapes.extents[i])[0]), []).append(i)
+    for i in range(k, n):
         if empty[i]:
             continue
         cells = _cells(shapes.extents[i])
         me: _Shape | None = None
         found: tuple[_Shape, np.ndarray] | None = None
         for cell in cells:
-            for other in buckets.get((m.keys[i], cell), ()):
+            bucket = buckets.get((m.keys[i], cell), [])
+            for b, other in enumerate(bucket):
+                if isinstance(other, int):
+                    other = bucket[b] = _shape(shapes, m, other)
                 me = me or _shape(shapes, m, i)
                 r = _turn_onto(me, other, tol)
                 if r is not None:
@@ -341,7 +362,7 @@ def find_repeats(shapes: Shapes, tol: float = SHARE_TOLERANCE_M) -> Repeats:
             if found:
                 break
         if found is None:
-            buckets.setdefault((m.keys[i], cells[0]), []).append(me or _shape(shapes, m, i))
+            buckets.setdefault((m.keys[i], cells[0]), []).append(me or i)
             continue
         other, r = found
         source[i] = other.element

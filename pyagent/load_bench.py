@@ -178,6 +178,55 @@ def measure(path: Path, timeout_s: float = 900.0, serve: bool = True) -> LoadFig
     return figs
 
 
+@dataclass
+class SharingCheck:
+    """Tessellating repeated shapes once against tessellating every product (``tessellate(share=...)``)."""
+
+    name: str
+    products: int
+    tessellated: int  # products the kernel made with sharing (the others were placed copies)
+    same_elements: bool
+    max_box_diff_m: float  # largest difference of a box corner, metres
+    shared_s: float
+    each_s: float
+
+    def line(self) -> str:
+        ok = self.same_elements and self.max_box_diff_m <= 1e-6
+        return (f"{'ok  ' if ok else 'FAIL'} {self.name}: {self.tessellated} of {self.products} products tessellated, "
+                f"same elements {self.same_elements}, boxes within {self.max_box_diff_m:.1e} m; "
+                f"{self.shared_s:.1f} s instead of {self.each_s:.1f} s")
+
+
+def check_sharing(path: Path) -> SharingCheck:
+    """Tessellate ``path`` with and without sharing repeated shapes and compare the element sets and boxes."""
+    import numpy as np
+
+    from pyagent.ifcfile import open_ifc
+    from pyagent.meshfacts import MeshFacts
+    from pyagent.shapekeys import group_by_shape
+    from pyagent.tessellate import _products, tessellate
+
+    model = open_ifc(path)
+    copies = group_by_shape(model, _products(model))
+    t = time.perf_counter()
+    each, _ = tessellate(model, share=False)
+    each_s = time.perf_counter() - t
+    t = time.perf_counter()
+    shared, _ = tessellate(model, share=True)
+    shared_s = time.perf_counter() - t
+    same = sorted(each.ids) == sorted(shared.ids)
+    fe, fs = MeshFacts.of(each), MeshFacts.of(shared)
+    ie, is_ = each.index(), shared.index()
+    common = sorted(set(each.ids) & set(shared.ids))
+    a = np.array([ie[g] for g in common], np.int64)
+    b = np.array([is_[g] for g in common], np.int64)
+    diff = 0.0
+    if len(common):
+        diff = float(max(np.abs(fe.bbox_min[a] + each.origin - fs.bbox_min[b] - shared.origin).max(),
+                         np.abs(fe.bbox_max[a] + each.origin - fs.bbox_max[b] - shared.origin).max()))
+    return SharingCheck(path.name, len(copies.first) + copies.placed, len(copies.first), same, diff, shared_s, each_s)
+
+
 def format_table(figs: list[LoadFigures]) -> str:
     head = (f"{'file':<36} {'elements':>8} {'first view s':>12} {'full s':>8} {'peak MB':>8} {'glb MB':>7} "
             f"{'unshared':>8} {'ratio':>6} {'web-ifc s':>9} {'full/web-ifc':>12} {'pending':>7} {'serve 1st s':>11} "

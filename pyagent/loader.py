@@ -7,19 +7,22 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import ifcopenshell
+
 from pyagent import building_io
 from pyagent.glb import GlbPart, write_glb
 from pyagent.ifcfile import IfcLoadError, file_sha256, open_ifc
 from pyagent.ifcrepair import clear_misplaced_derived
 from pyagent.ingest import build_building
+from pyagent.instancing import Repeats
 from pyagent.model import Building
 from pyagent.paths import cache_dir
 from pyagent.progress import Progress, no_progress
-from pyagent.tessellate import MeshSet, concat, tessellate_passes
+from pyagent.tessellate import MeshSet, Pass, concat, tessellate_passes
 
-# 19: a filler with no body of its own gets its opening's; 18: repeated geometry written once in the glb;
-# 17: two tessellation passes
-CACHE_VERSION = 19
+# 20: repeated shapes tessellated once; 19: a filler with no body of its own gets its opening's;
+# 18: repeated geometry written once in the glb; 17: two tessellation passes
+CACHE_VERSION = 20
 
 
 @dataclass
@@ -67,6 +70,19 @@ def is_cached(path: str | Path, cache: Path | None = None) -> bool:
     return all((folder / n).is_file() for n in ("building.json", "meshes.npz", "model.glb"))
 
 
+def _first_view(model: ifcopenshell.file, step: Pass, src: Path, digest: str, folder: Path, first_view: FirstView,
+                timings: dict[str, float], t0: float) -> tuple[list[str], Repeats | None]:
+    """Make the first view of the first pass and hand it to ``first_view``; the names of its glb's
+    parts and their repeats (see ``load``)."""
+    first = build_building(model, step.meshes, str(src), digest, [], pending=set(step.pending))
+    folder.mkdir(parents=True, exist_ok=True)
+    first_parts = _glb_parts(first, step.meshes)
+    stats = write_glb(first_parts, step.meshes.materials, folder / "first.glb")
+    timings["first_view"] = time.perf_counter() - t0
+    first_view(LoadedBuilding(first, step.meshes, folder / "first.glb", False, dict(timings), list(step.pending)))
+    return [p.name for p in first_parts], stats.repeats
+
+
 def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
          threads: int | None = None, progress: Progress = no_progress,
          first_view: FirstView | None = None) -> LoadedBuilding:
@@ -97,22 +113,20 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     t = time.perf_counter()
     parts: list[MeshSet] = []
     warnings: list[str] = []
+    first_glb: tuple[list[str], Repeats | None] = ([], None)
     for step in tessellate_passes(model, threads, progress):
         parts.append(step.meshes)
         warnings = step.warnings
         if step.pending and first_view is not None and len(parts) == 1:
             timings["tessellate_fast"] = time.perf_counter() - t
-            first = build_building(model, step.meshes, str(src), digest, [], pending=set(step.pending))
-            folder.mkdir(parents=True, exist_ok=True)
-            write_glb(_glb_parts(first, step.meshes), step.meshes.materials, folder / "first.glb")
-            timings["first_view"] = time.perf_counter() - t0
-            first_view(LoadedBuilding(first, step.meshes, folder / "first.glb", False, dict(timings),
-                                      list(step.pending)))
+            first_glb = _first_view(model, step, src, digest, folder, first_view, timings, t0)
+    del step  # the passes' meshes are let go once joined (unless the first view's caller keeps them)
     if repaired.cleared:
         warnings = [f"{repaired.cleared} names or tags on {repaired.instances} elements were written as '*' "
                     "(a derived value) and were read as empty", *warnings]
     warnings = [*opened, *warnings]
     meshes = concat(parts)
+    parts.clear()
     timings["tessellate"] = time.perf_counter() - t
     t = time.perf_counter()
     progress("ingest", 0, 1)
@@ -122,7 +136,11 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     t = time.perf_counter()
     progress("write", 0, 1)
     folder.mkdir(parents=True, exist_ok=True)
-    write_glb(_glb_parts(building, meshes), meshes.materials, glb)
+    glb_parts = _glb_parts(building, meshes)
+    # the first view's parts come first, in the same order: their repeats are known
+    names, repeats = first_glb
+    known = repeats if names and [p.name for p in glb_parts[:len(names)]] == names else None
+    write_glb(glb_parts, meshes.materials, glb, known=known)
     meshes.save(m_npz)
     building_io.save_building(building, b_json)
     progress("write", 1, 1)

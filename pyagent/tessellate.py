@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
@@ -13,6 +13,7 @@ import ifcopenshell.geom
 import numpy as np
 
 from pyagent.progress import Progress, no_progress
+from pyagent.shapekeys import Copies, group_by_shape
 
 # Classes that never get a body in the scene: voids, annotations, helpers.
 # The hybrid kernel tries the fast CGAL booleans first and falls back to OpenCASCADE: about 4x
@@ -131,7 +132,9 @@ class _Collector:
     def _default(self) -> int:
         return self.material_index.setdefault(DEFAULT_RGBA, len(self.material_index))
 
-    def add(self, shape: object) -> None:
+    def add(self, shape: object, copies: Sequence[tuple[str, np.ndarray]] = ()) -> None:
+        """Add a shape from the iterator and its ``copies`` (GlobalId, the matrix that moves its world
+        mesh there); nothing when the shape has no mesh."""
         geom = shape.geometry  # type: ignore[attr-defined]
         v = np.asarray(geom.verts, dtype=np.float64).reshape(-1, 3)
         f = np.asarray(geom.faces, dtype=np.int32).reshape(-1, 3)
@@ -144,6 +147,7 @@ class _Collector:
             fm = np.where(mids >= 0, lookup[np.clip(mids, 0, len(lookup) - 1)], self._default())
         else:
             fm = np.full(len(f), self._default(), np.int32)
+        fm = fm.astype(np.int32)
         guid: str = shape.guid  # type: ignore[attr-defined]
         for gid, material in self.stand_in.get(guid) or ((guid, None),):
             if gid != guid:  # a stand-in: once, however often its opening comes
@@ -153,7 +157,15 @@ class _Collector:
             self.ids.append(gid)
             self.verts.append(v)
             self.faces.append(f)
-            self.mats.append(fm.astype(np.int32) if material is None else np.full(len(f), material, np.int32))
+            self.mats.append(fm if material is None else np.full(len(f), material, np.int32))
+        for gid, m in copies:
+            moved = v @ m[:3, :3].T + m[:3, 3]
+            if not np.all(np.isfinite(moved)):  # placed out of range: left to the kernel on its own
+                continue
+            self.ids.append(gid)
+            self.verts.append(moved)
+            self.faces.append(f)
+            self.mats.append(fm)
 
     def stand_in_for(self, fills: list[tuple[ifcopenshell.entity_instance, ifcopenshell.entity_instance]]
                      ) -> list[ifcopenshell.entity_instance]:
@@ -263,30 +275,43 @@ def default_threads() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def _run(model: ifcopenshell.file, products: list[ifcopenshell.entity_instance], kernel: Kernel, threads: int,
-         collector: _Collector, progress: Progress, done0: int, total: int) -> None:
+def _start(model: ifcopenshell.file, products: list[ifcopenshell.entity_instance], kernel: Kernel,
+           threads: int) -> ifcopenshell.geom.iterator | None:
+    """An iterator over ``products``, started: with two or more threads it goes on making meshes on
+    threads of its own (without the interpreter's lock) until they are taken (``_drain``); with one it
+    makes each when asked. None when it has nothing to do."""
     iterator = ifcopenshell.geom.iterator(_settings(), model, threads, include=products, geometry_library=kernel)
-    if not iterator.initialize():
+    return iterator if iterator.initialize() else None
+
+
+def _drain(iterator: ifcopenshell.geom.iterator | None, collector: _Collector, copies: Copies,
+           progress: Progress, done0: int, total: int) -> None:
+    if iterator is None:
         return
     seen = done0
     while True:
-        seen += 1
-        if seen % 25 == 0:
+        shape = iterator.get()
+        mine = copies.copies.get(shape.guid, [])
+        seen += 1 + len(mine)
+        if seen // 25 != (seen - 1 - len(mine)) // 25:
             progress("tessellate", min(seen, total), total)
-        collector.add(iterator.get())
+        collector.add(shape, mine)
         if not iterator.next():
             break
 
 
 def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
-                      progress: Progress = no_progress) -> Iterator[Pass]:
+                      progress: Progress = no_progress, share: bool = True) -> Iterator[Pass]:
     """Tessellate every product with a body in two passes: first the fast kernel (``FAST_LIBRARY``)
     over all of them, then the hybrid kernel (``GEOMETRY_LIBRARY``) over only those the first could
     not do. Yields each pass as it ends; the second shares the first's origin and material table, and
     is left out when nothing was pending. ``progress("tessellate", done, total)`` throughout.
     A door, window or other element that fills an opening but has no body of its own (no
     representation, or one neither kernel makes a mesh of) gets the body of the opening it fills,
-    under its own GlobalId: with no representation from the first pass on, else after the second."""
+    under its own GlobalId: with no representation from the first pass on, else after the second.
+    With ``share``, products that draw the same shape (``pyagent.shapekeys``) are tessellated once and
+    the others placed from that mesh, right after it (one that its placement would put out of range is
+    left to the second pass on its own)."""
     products = _products(model)
     fills = _fills(model)
     collector = _Collector()
@@ -298,7 +323,8 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     threads = threads or default_threads()
     total = len(products) + len(openings)
     progress("tessellate", 0, total)
-    _run(model, products + openings, FAST_LIBRARY, threads, collector, progress, 0, total)
+    copies = group_by_shape(model, products) if share else Copies(first=products)
+    _drain(_start(model, copies.first + openings, FAST_LIBRARY, threads), collector, copies, progress, 0, total)
     first = collector.take(None)
     got = set(first.ids)
     pending = [p for p in products if p.GlobalId not in got]
@@ -307,29 +333,42 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
         progress("tessellate", total, total)
         yield Pass(FAST_LIBRARY, first, [], _stand_in_warning(bodiless, got))
         return
+    # the second pass makes the shapes still pending with their copies, and on its own any copy that
+    # could not be placed from its first's mesh; and the openings standing in for fillers it could not make
+    first_of = {gid: f for f, placed in copies.copies.items() for gid, _ in placed}
+    again = [p for p in pending if first_of.get(p.GlobalId, "") in got or p.GlobalId not in first_of]
+    again += collector.stand_in_for(late)
+    # the second pass starts before the first is handed over: with two or more threads (a machine with
+    # three cores or more) its kernel works while the caller makes a first view of the first
+    second_pass = _start(model, again, GEOMETRY_LIBRARY, threads)
     yield Pass(FAST_LIBRARY, first, [p.GlobalId for p in pending] + [f.GlobalId for f, _ in late])
-    again = collector.stand_in_for(late)
-    _run(model, pending + again, GEOMETRY_LIBRARY, threads, collector, progress, len(got), total)
-    got |= set(collector.ids)
+    _drain(second_pass, collector, copies, progress, len(got), total)
+    # copies of a shape the kernel could not make at all are tried on their own, as without sharing
+    done = got | set(collector.ids)
+    alone = [p for p in pending if p.GlobalId not in done and p.GlobalId in first_of]
+    if alone:
+        _drain(_start(model, alone, GEOMETRY_LIBRARY, threads), collector, Copies(), progress, len(done), total)
+    done |= set(collector.ids)
     # Fillers with a representation that neither kernel made a mesh of: their openings' bodies.
-    failed = [(f, o) for f, o in fills if f.Representation is not None and f.GlobalId not in got]
+    failed = [(f, o) for f, o in fills if f.Representation is not None and f.GlobalId not in done]
     if failed:
-        _run(model, collector.stand_in_for(failed), GEOMETRY_LIBRARY, threads, collector, progress, len(got), total)
+        _drain(_start(model, collector.stand_in_for(failed), GEOMETRY_LIBRARY, threads), collector, Copies(),
+               progress, len(done), total)
     second = collector.take(first.origin)
     got |= set(second.ids)
-    missing = [p for p in pending if p.GlobalId not in got]
+    missing = [p.GlobalId for p in pending if p.GlobalId not in got]
     progress("tessellate", total, total)
     warnings = _stand_in_warning(bodiless + failed, got)
     if missing:
+        example = model.by_guid(missing[0])
         warnings.append(f"{len(missing)} products have a representation that could not be tessellated "
-                        f"(e.g. {missing[0].is_a()} {missing[0].GlobalId})")
-    yield Pass(GEOMETRY_LIBRARY, second, [p.GlobalId for p in missing] + [f.GlobalId for f, _ in late
-                                                                           if f.GlobalId not in got], warnings)
+                        f"(e.g. {example.is_a()} {example.GlobalId})")
+    yield Pass(GEOMETRY_LIBRARY, second, missing + [f.GlobalId for f, _ in late if f.GlobalId not in got], warnings)
 
 
 def tessellate(model: ifcopenshell.file, threads: int | None = None,
-               progress: Progress = no_progress) -> tuple[MeshSet, list[str]]:
+               progress: Progress = no_progress, share: bool = True) -> tuple[MeshSet, list[str]]:
     """Tessellate every product with a body (both passes of ``tessellate_passes``). Returns the meshes
     and warnings for what failed."""
-    passes = list(tessellate_passes(model, threads, progress))
+    passes = list(tessellate_passes(model, threads, progress, share))
     return concat([p.meshes for p in passes]), passes[-1].warnings
