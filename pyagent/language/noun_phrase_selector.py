@@ -31,7 +31,7 @@ class NotCovered(Exception):
 
 def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
     """The selector ``phrase`` means, or None when it names nothing here (as ``Parser.selector``)."""
-    from pyagent.language.parser import _has_noun, _is_singular
+    from pyagent.language.parser import _has_noun, one_or_many
 
     if phrase.words_after:
         raise NotCovered("unknown words after the head")
@@ -203,16 +203,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             sel.pop("class", None)
             sel.update(rsel)
             noun_found = True
-    name_plural = False
-    if noun_found and "name" not in sel and not sel.get("ref") and "ids" not in sel:
-        named = parser._head_name(core)
-        if named is not None:
-            name, name_plural = named
-            ids = parser.lex.names[name]
-            if not sel.get("class") or not any(parser.building.elements[g].ifc_class in sel["class"] for g in ids):
-                sel.pop("class", None)
-                sel.pop("kind", None)
-            sel["name"] = name
+    name_plural = parser.name_as_head(sel, core) if noun_found else False
     if not noun_found and head is not None and head.kind == "name":
         sel["name"] = head.value
         name_plural = head.plural
@@ -249,18 +240,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         sel["limit"] = int(phrase.numbers[0])
         sel.setdefault("order", "nearest")
     said_head = core.replace(f" {head.noun_before} ", " ", 1) if head is not None and head.noun_before else core
-    if _is_singular(said_head, parser._heads) and noun_found and "limit" not in sel and "ordinal" not in sel \
-            and not sel.get("ref") and not sel.get("ids") and not name_plural:
-        if relations or order:
-            sel["limit"] = 1
-            if not order and any(r["rel"] in ("in_front", "behind", "left", "right", "near", "within",
-                                              "visible", "next_to") for r in relations):
-                sel.setdefault("order", "nearest")
-        elif re.search(r"\b(a|an|one|any)\s", core):
-            sel["order"] = "nearest"
-            sel["limit"] = 1
-        elif not sel.get("class") == ["IfcSpace"]:
-            sel["limit"] = 1
+    if noun_found and not name_plural:
+        one_or_many(sel, said_head, parser._heads, relations, order)
     if sel.get("class") == [] and "kind" not in sel:
         sel.pop("class")
     return sel

@@ -108,23 +108,19 @@ def closed_class() -> dict[tuple[str, ...], tuple[str, Any]]:
     add(WORDS["last"], "LAST")
     for side, words in WORDS["sides"].items():
         add(words, "SIDE", side == "outside")
-    add(WORDS["quantifiers"], "QUANTIFIER")
-    add(WORDS["articles"], "ARTICLE")
-    add(WORDS["demonstratives"], "DEMONSTRATIVE")
-    add(WORDS["one"], "ONE")
-    add(WORDS["things"], "THINGS")
-    add(WORDS["and"], "AND")
-    add(WORDS["existential"], "EXISTENTIAL")
+    for key, terminal in _PLAIN_WORDS:
+        add(WORDS[key], terminal)
     add([w for w in WORDS["partitive"] if w not in ("of", "of the")], "PARTITIVE")
-    add(WORDS["adverbs"], "ADVERB")
-    add(WORDS["user"], "USER")
-    add(WORDS["away"], "AWAY")
-    add(WORDS["to"], "TO")
-    add(WORDS["anywhere"], "ANYWHERE")
-    add(WORDS["from_of"], "FROM_OF")
-    add(WORDS["locatives"], "LOCATIVE")
-    add(WORDS["area_units"], "AREA_UNIT")
+    for key, terminal in _WEAK_WORDS:
+        add(WORDS[key], terminal)
     return table
+
+
+# Tables of data/noun_phrase_words.yaml read as one terminal each, in the order they win ties.
+_PLAIN_WORDS = (("quantifiers", "QUANTIFIER"), ("articles", "ARTICLE"), ("demonstratives", "DEMONSTRATIVE"),
+                ("one", "ONE"), ("things", "THINGS"), ("and", "AND"), ("existential", "EXISTENTIAL"))
+_WEAK_WORDS = (("adverbs", "ADVERB"), ("user", "USER"), ("away", "AWAY"), ("to", "TO"), ("anywhere", "ANYWHERE"),
+               ("from_of", "FROM_OF"), ("locatives", "LOCATIVE"), ("area_units", "AREA_UNIT"))
 
 
 class Tagger:

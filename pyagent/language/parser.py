@@ -1305,17 +1305,7 @@ class Parser:
                 for k, v in rsel.items():
                     sel[k] = v
                 noun_found = True
-        name_plural = False
-        if noun_found and "name" not in sel and not sel.get("ref") and "ids" not in sel:
-            # The head noun is the last word: "the roof battens" are battens (on the roof), not the roof.
-            head = self._head_name(t)
-            if head is not None:
-                name, name_plural = head
-                ids = self.lex.names[name]
-                if not sel.get("class") or not any(self.building.elements[g].ifc_class in sel["class"] for g in ids):
-                    sel.pop("class", None)
-                    sel.pop("kind", None)
-                sel["name"] = name
+        name_plural = self.name_as_head(sel, t) if noun_found else False
         if not noun_found:
             # An element name ("Innentuer-1", "Terrassentuer"), also in the plural ("the purlins").
             for name in sorted(self.lex.names, key=len, reverse=True):
@@ -1358,18 +1348,8 @@ class Parser:
             if word_after not in length_units() and not word_after.startswith("degree"):
                 sel["limit"] = int(m.group(1))
                 sel.setdefault("order", "nearest")
-        if _is_singular(t, self._heads) and noun_found and "limit" not in sel and "ordinal" not in sel \
-                and not sel.get("ref") and not sel.get("ids") and not name_plural:
-            if relations or order:
-                sel["limit"] = 1
-                if not order and any(r["rel"] in ("in_front", "behind", "left", "right", "near", "within",
-                                                  "visible", "next_to") for r in relations):
-                    sel.setdefault("order", "nearest")
-            elif re.search(r"\b(a|an|one|any)\s", t):
-                sel["order"] = "nearest"
-                sel["limit"] = 1
-            elif not sel.get("class") == ["IfcSpace"]:
-                sel["limit"] = 1
+        if noun_found and not name_plural:
+            one_or_many(sel, t, self._heads, relations, order)
         if sel.get("class") == [] and "kind" not in sel:
             sel.pop("class")
         return sel
@@ -1437,6 +1417,23 @@ class Parser:
                 if m:
                     return RoomHit(entry.ids, (m.start(), m.end()), m.group(1) in ("s", "es"))
         return None
+
+    def name_as_head(self, sel: Selector, said: str) -> bool:
+        """The head noun is the last word: "the roof battens" are battens (on the roof), not the roof. Sets
+        the selector's name to one of the building's names said last (dropping a class none of those
+        elements has); whether it was said in the plural."""
+        if "name" in sel or sel.get("ref") or "ids" in sel:
+            return False
+        head = self._head_name(said)
+        if head is None:
+            return False
+        name, plural = head
+        ids = self.lex.names[name]
+        if not sel.get("class") or not any(self.building.elements[g].ifc_class in sel["class"] for g in ids):
+            sel.pop("class", None)
+            sel.pop("kind", None)
+        sel["name"] = name
+        return plural
 
     def _head_name(self, t: str) -> tuple[str, bool] | None:
         """An element name that is the phrase's last word, not a class or kind word ("roof battens" ->
@@ -1615,6 +1612,25 @@ def _is_singular(t: str, more_nouns: frozenset[str] = frozenset()) -> bool:
         return False
     return head in CLASS_WORDS or head in KIND_WORDS or head in more_nouns \
         or head in ("thing", "object", "element", "item", "one")
+
+
+def one_or_many(sel: Selector, said: str, heads: frozenset[str], relations: Sequence[dict[str, Any]],
+                order: str | None) -> None:
+    """A phrase about one thing ("the door", "a window to my left") gets a limit of one (the nearest, where
+    it is said relative to the user or with "a"); rooms said in the singular keep asking back when there are
+    several. Nothing for a phrase about many, one already limited, an ordinal, a reference or given ids."""
+    if not _is_singular(said, heads) or "limit" in sel or "ordinal" in sel or sel.get("ref") or sel.get("ids"):
+        return
+    if relations or order:
+        sel["limit"] = 1
+        if not order and any(r["rel"] in ("in_front", "behind", "left", "right", "near", "within", "visible",
+                                          "next_to") for r in relations):
+            sel.setdefault("order", "nearest")
+    elif re.search(r"\b(a|an|one|any)\s", said):
+        sel["order"] = "nearest"
+        sel["limit"] = 1
+    elif not sel.get("class") == ["IfcSpace"]:
+        sel["limit"] = 1
 
 
 def _has_noun(sel: Selector) -> bool:
