@@ -50,6 +50,7 @@ def _candidates(ex: Executor, ctx: Context, to: Any) -> list[str]:
 
 
 def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
+    targets = _candidates(ex, ctx, step["to"]) or ex.place_targets(ctx, step["to"])[:1]
     if "from" in step:
         fr = ex.targets(ctx, step["from"])
         start_room = fr[0] if ex.building.elements[fr[0]].ifc_class == "IfcSpace" else \
@@ -62,9 +63,7 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         start[2] = storey.elevation if storey else start[2] - EYE_HEIGHT
     if start_room is None:
         raise StepError("you are not inside a room, so I cannot plan a walk from here")
-    goals = [_room_of(ex, ctx, g) for g in _candidates(ex, ctx, step["to"])]
-    if not goals:
-        goals = [_room_of(ex, ctx, ex.place_targets(ctx, step["to"])[0])]
+    goals = [_room_of(ex, ctx, g) for g in targets]
     walks = [(w.length, i, g, w) for i, g in enumerate(dict.fromkeys(goals))
              if (w := ex.graph.route(start, start_room, g, places.room_point(ex, g))) is not None]
     if not walks:
