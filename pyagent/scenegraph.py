@@ -104,25 +104,36 @@ class SceneGraph:
 
     def route(self, start: np.ndarray, start_room: str | None, goal: str, goal_point: np.ndarray) -> Route | None:
         """Shortest walk from a point in ``start_room`` to ``goal`` (a room id) through doors and stairs."""
+        return self.nearest_route(start, start_room, {goal: goal_point})
+
+    def nearest_route(self, start: np.ndarray, start_room: str | None,
+                      goals: dict[str, np.ndarray]) -> Route | None:
+        """The shortest of the walks from a point in ``start_room`` to each goal room (id -> the point to
+        walk to inside it), found in one search; the first goal wins a tie. None when none can be reached."""
         nav = self.nav
-        if start_room is None or start_room not in nav or goal not in nav:
+        if start_room is None or start_room not in nav:
             return None
-        if start_room == goal:
-            return Route([goal], [], float(np.linalg.norm(goal_point[:2] - start[:2])),
+        goals = {g: p for g, p in goals.items() if g in nav}
+        if start_room in goals:
+            goal_point = goals[start_room]
+            return Route([start_room], [], float(np.linalg.norm(goal_point[:2] - start[:2])),
                          [start.tolist(), goal_point.tolist()])
+        if not goals:
+            return None
         g = nav.copy()
         g.add_node("_start", pos=np.asarray(start, float))
         for n in list(nav.neighbors(start_room)):
             g.add_edge("_start", n, weight=float(np.linalg.norm(nav.nodes[n]["pos"] - start)))
-        try:
-            path = nx.dijkstra_path(g, "_start", goal, weight="weight")
-        except nx.NetworkXNoPath:
-            return None
-        points = [np.asarray(start, float)] + [nav.nodes[n]["pos"] for n in path[1:-1]] + [np.asarray(goal_point)]
-        points = [p for p in points if np.all(np.isfinite(p))]
+        dist, paths = nx.single_source_dijkstra(g, "_start", weight="weight")
         # The path ends at the room's reference point; walk on to the goal point inside it.
-        length = float(nx.path_weight(g, path, weight="weight"))
-        length += float(np.linalg.norm(np.asarray(goal_point) - nav.nodes[goal]["pos"]))
+        walks = [(float(dist[goal]) + float(np.linalg.norm(np.asarray(point) - nav.nodes[goal]["pos"])), i, goal)
+                 for i, (goal, point) in enumerate(goals.items()) if goal in dist]
+        if not walks:
+            return None
+        length, _i, goal = min(walks)
+        path = paths[goal]
+        points = [np.asarray(start, float)] + [nav.nodes[n]["pos"] for n in path[1:-1]] + [np.asarray(goals[goal])]
+        points = [p for p in points if np.all(np.isfinite(p))]
         kinds = nx.get_node_attributes(nav, "kind")
         rooms = [start_room]
         for u, v in zip(path[1:], path[2:], strict=False):

@@ -223,8 +223,7 @@ class Lexicon:
             if len(set(ids)) == 1:
                 lex.storeys.setdefault(core, ids[0])
         lex.roof_storeys = roof_storeys(b)
-        # Kinds present in the building.
-        texts = [fold(f"{e.name} {e.object_type} {e.type_name}") for e in b.products()]
+        # Kinds present in the building (texts: the products' names and types, read above).
         for kind, words in KIND_WORDS.items():
             if any(any(w in t for w in words) for t in texts):
                 for w in words:

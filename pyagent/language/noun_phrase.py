@@ -357,6 +357,16 @@ class NounPhraseReader:
     def __init__(self, lex: Lexicon) -> None:
         self.tagger = Tagger(lex)
         self._cache: dict[str, NounPhrase | None] = {}
+        self._tokens: dict[str, list[NPToken]] = {}
+
+    def tokens(self, text: str) -> list[NPToken]:
+        """The phrase's typed tokens (kept with its reading)."""
+        text = " ".join(text.split())
+        if text not in self._tokens:
+            if len(self._tokens) > 4096:
+                self._tokens.clear()
+            self._tokens[text] = self.tagger.tokens(text)
+        return self._tokens[text]
 
     def read(self, text: str) -> NounPhrase | None:
         """The typed noun phrase, or None when the grammar does not cover it."""
@@ -370,7 +380,7 @@ class NounPhraseReader:
         return phrase
 
     def _read(self, text: str) -> NounPhrase | None:
-        tokens = self.tagger.tokens(text)
+        tokens = self.tokens(text)
         if not tokens:
             return None
         shape = _tree_of(tuple(t.type for t in tokens))

@@ -84,7 +84,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         part = phrase.name_parts[0]
         side_word = parser.noun_phrases.tagger.closed.get((part.split()[0],), ("", None))
         if side_word[0] == "SIDE" and head is not None and head.kind == "class" \
-                and _flags_sides(parser, head.value[1]):
+                and parser.noun_phrases.tagger.flags_sides(tuple(head.value[1])):
             sel["external"] = bool(side_word[1])  # "the exterior walls" in a file that says which are: its flag
         else:
             sel["name"] = part
@@ -195,14 +195,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     elif phrase.words_before and not noun_found:
         raise NotCovered("unknown words before a head that is no class or kind")
     if room_as_target and room_ids is not None:
-        rsel = parser._room_selector(room_ids, ctx, plural=room_plural or bool(re.search(
-            r"\b(rooms|all|both|every|each)\b", core)))
-        if noun_found and sel.get("class") not in (["IfcSpace"], None):
-            relations.append({"rel": "in", "of": rsel})
-        else:
-            sel.pop("class", None)
-            sel.update(rsel)
-            noun_found = True
+        noun_found = parser.room_as_head(sel, relations, room_ids, room_plural, core, noun_found, ctx)
     name_plural = parser.name_as_head(sel, core) if noun_found else False
     if not noun_found and head is not None and head.kind == "name":
         sel["name"] = head.value
@@ -245,11 +238,6 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     if sel.get("class") == [] and "kind" not in sel:
         sel.pop("class")
     return sel
-
-
-def _flags_sides(parser: Parser, classes: tuple[str, ...]) -> bool:
-    """Does the building say, with IsExternal, which of these elements are outside?"""
-    return any(e.ifc_class in classes and "IsExternal" in e.properties for e in parser.building.elements.values())
 
 
 def _anchor(phrase: NounPhrase, parser: Parser, ctx: ParseContext) -> Selector | None:

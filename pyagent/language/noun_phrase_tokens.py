@@ -249,6 +249,12 @@ class Tagger:
                 return NPToken(closed[0], " ".join(key), closed[1])
         return None
 
+    @lru_cache(maxsize=256)  # noqa: B019 - one tagger per building, kept as long as its parser
+    def flags_sides(self, classes: tuple[str, ...]) -> bool:
+        """Does the building say, with IsExternal, which of these elements are outside?"""
+        return any(e.ifc_class in classes and "IsExternal" in e.properties for e in self.lex.building.elements.values())
+
+    @lru_cache(maxsize=256)  # noqa: B019 - one tagger per building, kept as long as its parser
     def material_fragment(self, material: str, classes: tuple[str, ...] = ()) -> str:
         """The fragment of the building's own material names that a material ("concrete") means: the one
         found in the materials of most elements of ``classes`` (any element without), "beton" where the walls

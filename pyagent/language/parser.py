@@ -34,6 +34,7 @@ from pyagent.language.lexicon import (
 )
 from pyagent.language.noun_phrase import NounPhraseReader
 from pyagent.language.noun_phrase_selector import NotCovered, selector_of
+from pyagent.language.noun_phrase_tokens import MATERIAL_WORDS
 from pyagent.language.scene_view import SceneView
 from pyagent.language.storey_ordinals import resolve_storey, storey_number
 from pyagent.language.units import length_units
@@ -87,9 +88,6 @@ UNKNOWN_ROOM_STOP = {"structure", "project", "site", "world", "scene", "file", "
                      "here", "there", "front", "general", "all", "it", "them", "this",
                      "that", "one", "order", "line", "place", "house", "building", "model", "the", "my", "our",
                      "use", "between", "half", "red", "blue", "green", "white", "black", "grey", "gray"}
-MATERIAL_WORDS = {"concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood",
-                  "glass": "glass", "brick": "brick", "masonry": "masonry", "aluminium": "alumin",
-                  "aluminum": "alumin", "stone": "stone", "plasterboard": "plaster", "gypsum": "gypsum"}
 KNOWN_ADJECTIVES = {
     "nice", "pretty", "ugly", "little", "tiny", "huge", "giant", "main", "front", "back", "rear", "side", "corner",
     "open", "closed", "shut", "middle", "central", "centre", "center", "near", "close", "nearby", "remaining",
@@ -1015,7 +1013,8 @@ class Parser:
     def selector(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
         """The selector a noun phrase means, or None when it names nothing recognisable: read by the
         noun-phrase grammar (``noun_phrase``) where it covers the words, else by the patterns below."""
-        phrase = self.noun_phrases.read(text.strip(" ,"))
+        said = text.strip(" ,")
+        phrase = self.noun_phrases.read(said)
         if phrase is not None:
             try:
                 return selector_of(phrase, self, ctx, allow_empty)
@@ -1023,7 +1022,7 @@ class Parser:
                 pass
         sel = self.selector_by_patterns(text, ctx, allow_empty)
         if sel is not None and "relations" not in sel and any(
-                t.type in ("ANCHOR_RELATION", "BETWEEN") for t in self.noun_phrases.tagger.tokens(text.strip(" ,"))):
+                t.type in ("ANCHOR_RELATION", "BETWEEN") for t in self.noun_phrases.tokens(said)):
             return None  # the words relate the things to something the patterns dropped: never all of them
         return sel
 
@@ -1268,8 +1267,9 @@ class Parser:
             sel.setdefault("order", "nearest")
 
         # Materials: "concrete columns", "steel beams", "wooden doors".
-        for word, frag in MATERIAL_WORDS.items():
+        for word, material in MATERIAL_WORDS.items():
             if re.search(rf"\b{word}\b", t):
+                frag = self.noun_phrases.tagger.material_fragment(material)
                 sel.setdefault("where", []).append({"key": "material", "cmp": "contains", "value": frag})
                 t = re.sub(rf"\b{word}\b", " ", t)
                 break
@@ -1296,15 +1296,7 @@ class Parser:
             if mod:
                 sel["name"] = mod
         if room_as_target and room_hit is not None:
-            rsel = self._room_selector(room_hit.ids, ctx, plural=room_hit.plural or bool(re.search(
-                r"\b(rooms|all|both|every|each)\b", t)))
-            if noun_found and sel.get("class") not in (["IfcSpace"], None):
-                relations.append({"rel": "in", "of": rsel})
-            else:
-                sel.pop("class", None)
-                for k, v in rsel.items():
-                    sel[k] = v
-                noun_found = True
+            noun_found = self.room_as_head(sel, relations, room_hit.ids, room_hit.plural, t, noun_found, ctx)
         name_plural = self.name_as_head(sel, t) if noun_found else False
         if not noun_found:
             # An element name ("Innentuer-1", "Terrassentuer"), also in the plural ("the purlins").
@@ -1417,6 +1409,20 @@ class Parser:
                 if m:
                     return RoomHit(entry.ids, (m.start(), m.end()), m.group(1) in ("s", "es"))
         return None
+
+    def room_as_head(self, sel: Selector, relations: list[dict[str, Any]], ids: list[str], plural: bool, said: str,
+                     noun_found: bool, ctx: ParseContext) -> bool:
+        """A room named as what the phrase is about ("the kitchen", "all the bedrooms"): the selector becomes
+        the room's; with another class noun ("the rooms ..." aside) the things in the room. Whether the
+        phrase now has a noun."""
+        rsel = self._room_selector(ids, ctx, plural=plural or bool(re.search(r"\b(rooms|all|both|every|each)\b",
+                                                                              said)))
+        if noun_found and sel.get("class") not in (["IfcSpace"], None):
+            relations.append({"rel": "in", "of": rsel})
+            return True
+        sel.pop("class", None)
+        sel.update(rsel)
+        return True
 
     def name_as_head(self, sel: Selector, said: str) -> bool:
         """The head noun is the last word: "the roof battens" are battens (on the roof), not the roof. Sets

@@ -63,12 +63,11 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         start[2] = storey.elevation if storey else start[2] - EYE_HEIGHT
     if start_room is None:
         raise StepError("you are not inside a room, so I cannot plan a walk from here")
-    goals = [_room_of(ex, ctx, g) for g in targets]
-    walks = [(w.length, i, g, w) for i, g in enumerate(dict.fromkeys(goals))
-             if (w := ex.graph.route(start, start_room, g, places.room_point(ex, g))) is not None]
-    if not walks:
+    goals = list(dict.fromkeys(_room_of(ex, ctx, g) for g in targets))
+    route = ex.graph.nearest_route(start, start_room, {g: places.room_point(ex, g) for g in goals})
+    if route is None:
         raise StepError(say("route_no_way", goal=ex.label(goals[0])))
-    _length, _i, goal, route = min(walks, key=lambda w: (w[0], w[1]))
+    goal = route.rooms[-1]
     via = [ex.label(r) if r != OUTSIDE else "outside" for r in route.rooms[1:-1]]
     length = f"{route.length:.1f} m"
     text = say("route_via", goal=ex.label(goal), length=length, via=join_names(via)) if via else \
