@@ -12,6 +12,7 @@ import ifcopenshell
 import ifcopenshell.geom
 import numpy as np
 
+from pyagent.csg import CsgBodies, NotBuilt
 from pyagent.progress import Progress, no_progress
 from pyagent.shapekeys import Copies, group_by_shape
 
@@ -167,6 +168,15 @@ class _Collector:
             self.faces.append(f)
             self.mats.append(fm)
 
+    def add_mesh(self, gid: str, verts: np.ndarray, faces: np.ndarray,
+                 rgba: tuple[float, float, float, float] | None) -> None:
+        """Add a mesh made outside the iterator (world metres), drawn in one colour (None: the default)."""
+        material = self._default() if rgba is None else self.material_index.setdefault(rgba, len(self.material_index))
+        self.ids.append(gid)
+        self.verts.append(np.asarray(verts, dtype=np.float64))
+        self.faces.append(np.asarray(faces, dtype=np.int32))
+        self.mats.append(np.full(len(faces), material, np.int32))
+
     def stand_in_for(self, fills: list[tuple[ifcopenshell.entity_instance, ifcopenshell.entity_instance]]
                      ) -> list[ifcopenshell.entity_instance]:
         """Let each opening's body stand in for the (filler, opening) pairs' fillers (a filler of several
@@ -300,8 +310,33 @@ def _drain(iterator: ifcopenshell.geom.iterator | None, collector: _Collector, c
             break
 
 
+def _booleans(model: ifcopenshell.file, copies: Copies, collector: _Collector, progress: Progress,
+              total: int) -> None:
+    """Bodies that are boolean trees, for the shapes the fast kernel left out (``pyagent.csg``), with
+    their copies; what that cannot make stays for the hybrid kernel."""
+    have = set(collector.ids)
+    bodies = CsgBodies(model)
+    done = len(have)
+    for product in copies.first:
+        if product.GlobalId in have:
+            continue
+        try:
+            mesh = bodies.mesh(product)
+        except NotBuilt:
+            continue
+        collector.add_mesh(product.GlobalId, mesh.verts, mesh.faces, mesh.rgba)
+        for gid, m in copies.copies.get(product.GlobalId, []):
+            moved = mesh.verts @ m[:3, :3].T + m[:3, 3]
+            if np.all(np.isfinite(moved)):
+                collector.add_mesh(gid, moved, mesh.faces, mesh.rgba)
+        done += 1 + len(copies.copies.get(product.GlobalId, []))
+        if done % 25 == 0:
+            progress("tessellate", min(done, total), total)
+
+
 def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
-                      progress: Progress = no_progress, share: bool = True) -> Iterator[Pass]:
+                      progress: Progress = no_progress, share: bool = True,
+                      booleans: bool = True) -> Iterator[Pass]:
     """Tessellate every product with a body in two passes: first the fast kernel (``FAST_LIBRARY``)
     over all of them, then the hybrid kernel (``GEOMETRY_LIBRARY``) over only those the first could
     not do. Yields each pass as it ends; the second shares the first's origin and material table, and
@@ -309,6 +344,9 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     A door, window or other element that fills an opening but has no body of its own (no
     representation, or one neither kernel makes a mesh of) gets the body of the opening it fills,
     under its own GlobalId: with no representation from the first pass on, else after the second.
+    With ``booleans``, the first pass also makes the bodies that are boolean trees, which the fast kernel
+    cannot combine, with ``pyagent.csg`` (several times faster than the hybrid kernel); the second pass
+    gets only what that cannot make.
     With ``share``, products that draw the same shape (``pyagent.shapekeys``) are tessellated once and
     the others placed from that mesh, right after it (one that its placement would put out of range is
     left to the second pass on its own)."""
@@ -325,6 +363,8 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     progress("tessellate", 0, total)
     copies = group_by_shape(model, products) if share else Copies(first=products)
     _drain(_start(model, copies.first + openings, FAST_LIBRARY, threads), collector, copies, progress, 0, total)
+    if booleans:
+        _booleans(model, copies, collector, progress, total)
     first = collector.take(None)
     got = set(first.ids)
     pending = [p for p in products if p.GlobalId not in got]
@@ -367,8 +407,9 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
 
 
 def tessellate(model: ifcopenshell.file, threads: int | None = None,
-               progress: Progress = no_progress, share: bool = True) -> tuple[MeshSet, list[str]]:
+               progress: Progress = no_progress, share: bool = True,
+               booleans: bool = True) -> tuple[MeshSet, list[str]]:
     """Tessellate every product with a body (both passes of ``tessellate_passes``). Returns the meshes
     and warnings for what failed."""
-    passes = list(tessellate_passes(model, threads, progress, share))
+    passes = list(tessellate_passes(model, threads, progress, share, booleans))
     return concat([p.meshes for p in passes]), passes[-1].warnings

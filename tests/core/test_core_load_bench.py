@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from core_ifc_facts import FZK
+from core_ifc_facts import DUPLEX
 
 from pyagent import load_bench
 
 
 def test_measure_reports_a_first_view_before_the_full_load() -> None:
-    f = load_bench.measure(FZK)
-    assert f.name == FZK.name and f.elements > 0
+    f = load_bench.measure(DUPLEX)
+    assert f.name == DUPLEX.name and f.elements > 0
     assert 0.0 < f.first_view_s <= f.full_s and f.peak_mb > 0.0 and f.glb_mb > 0.0
     # the baseline: the same meshes, one mesh per element, written in the same process
     assert f.unshared_mb > f.glb_mb and f.write_glb_s > 0.0 and f.write_unshared_s > 0.0
     assert (f.web_ifc_s is None) == (load_bench.web_ifc_note() is not None)
-    # through serve: the engine holds the first view before the whole building (FZK streams a second part)
+    # through serve: the engine holds the first view before the whole building (duplex streams a second part)
     assert f.serve_first_s is not None and f.serve_full_s is not None
     assert 0.0 < f.serve_first_s < f.serve_full_s and f.pending > 0
     table = load_bench.format_table([f])
-    assert FZK.name in table and ("web-ifc" in table) and "unshared" in table
+    assert DUPLEX.name in table and ("web-ifc" in table) and "unshared" in table
     lines = load_bench.check_targets([f])
     assert any("first view" in line for line in lines)
 
