@@ -72,6 +72,8 @@ def ascii_fold(text: str) -> str:
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")
+# An element name of the form "Family:Type:ElementId"; group 1 is the family's leading word (4+ letters).
+_FAMILY_TYPE_ID = re.compile(r"^([^\W\d_]{4,})[^:]*:[^:]+:\d+$")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11,
           "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16, "xvii": 17, "xviii": 18, "xix": 19, "xx": 20}
@@ -219,6 +221,10 @@ class Lexicon:
                     if core and core != fold(phrase) and any(c.isalpha() for c in core) and len(core) > 1 \
                             and core not in GENERIC_WORDS and not all(w in length_units() for w in core.split()):
                         cores.setdefault(core, []).append(st.id)
+            # ... and its first word when it has a digit ("OG1- OK RD" is also "OG1")
+            first = re.split(r"[\s\-_:/()\[\],]+", fold(st.name).strip())[0] if st.name else ""
+            if len(first) > 1 and any(c.isdigit() for c in first) and any(c.isalpha() for c in first):
+                cores.setdefault(first, []).append(st.id)
         for core, ids in cores.items():
             if len(set(ids)) == 1:
                 lex.storeys.setdefault(core, ids[0])
@@ -235,6 +241,10 @@ class Lexicon:
         for e in b.products():
             if e.name and 3 <= len(e.name) <= 40:
                 lex.names.setdefault(fold(e.name), []).append(e.id)
+            # "Family:Type:12345" names (Revit): the family's leading word names the element too
+            family = _FAMILY_TYPE_ID.match(e.name or "")
+            if family:
+                lex.names.setdefault(fold(family.group(1)), []).append(e.id)
         lex.class_words = dict(CLASS_WORDS)
         present = {e.ifc_class for e in b.products()} | {e.whole_class for e in b.products() if e.whole_class}
         for ifc_class in sorted(present):

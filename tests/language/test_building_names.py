@@ -61,3 +61,21 @@ def test_shading_fins_are_the_shading_devices() -> None:
     s = Session.open(path)
     r = s.say("hide all the shading fins")
     assert r.ok and devices <= s.scene.hidden, r.answer
+
+
+REVIT_DEU = BUILDINGS / "revit2022deu_sensor-versuchsstand.ifc"
+
+
+def test_revit_family_words_and_storeys_by_their_first_word() -> None:
+    # Revit names elements "Family:Type:ElementId"; its storeys "OG1- OK RD" are said "OG1"
+    model = ifcopenshell.open(str(REVIT_DEU))
+    sensors = {p.GlobalId for p in model.by_type("IfcElement") if re.match(r"Sensor\w*:[^:]+:\d+$", p.Name or "")}
+    upper = next(s for s in model.by_type("IfcBuildingStorey") if (s.Name or "").startswith("OG1"))
+    windows = {w.GlobalId for w in model.by_type("IfcWindow")
+               if ue.get_container(w) == upper and w.Representation is not None}
+    assert len(sensors) > 1 and windows
+    s = Session.open(REVIT_DEU)
+    r = s.say("hide the sensors")
+    assert r.ok and s.scene.hidden == sensors, r.answer
+    r = s.say("how many windows are on OG1?")
+    assert r.ok and r.value == len(windows), r.answer
