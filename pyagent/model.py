@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -107,6 +108,12 @@ class Building:
     def products(self) -> list[Element]:
         """Elements with a body (not spatial)."""
         return [e for e in self.elements.values() if not e.is_spatial]
+
+    @cached_property
+    def classes_marked_external(self) -> frozenset[str]:
+        """Classes of which the file marks at least one element external (IsExternal true): where it marks
+        none, its "not external" is the authoring tool's default rather than a fact."""
+        return frozenset(e.ifc_class for e in self.elements.values() if e.external)
 
 
 @dataclass

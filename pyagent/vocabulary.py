@@ -44,6 +44,7 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "lamp": ("lamp", "light", "leuchte"), "plant": ("plant", "pflanze"), "tv": ("tv", "television"),
     "nightstand": ("nightstand", "night stand", "bedside"), "dresser": ("dresser", "chest of drawers"),
     "washer": ("washer", "washing machine"), "dryer": ("dryer",),
+    "bench": ("bench", "sitzbank", "bank"), "kitchenette": ("kitchenette", "küchenzeile", "kitchen unit", "pantry"),
 }
 
 

@@ -454,7 +454,8 @@ class Resolver:
 
     def _the_one(self, sel: dict[str, Any], rows: np.ndarray) -> np.ndarray:
         """'The door' with several doors: the one in the user's room if that settles it; for rooms, the one
-        above or below the user's room, or one far nearer than the others; else ask."""
+        above or below the user's room; the only one on the user's floor; for rooms, one far nearer than the
+        others; else ask."""
         room = self.ctx.user_room()
         spaces = all(self.b.elements[self.sp.ids[r]].ifc_class == "IfcSpace" for r in rows)
         if room is not None:
@@ -468,6 +469,8 @@ class Resolver:
                     return stacked
         band = self.sp.storey_band(self.ctx.user_storey())
         on_floor = rows[self.sp.on_band(rows, band)]
+        if len(on_floor) == 1:  # the only one on the user's floor
+            return on_floor
         pool = on_floor if len(on_floor) else rows
         d = self.sp.distances(self.ctx.pose.position, pool)
         pool = pool[np.argsort(d, kind="stable")]
@@ -489,9 +492,10 @@ class Resolver:
         return bool(np.all(hi - lo >= STACKED_OVERLAP_M))
 
     def _is_external(self, el: Element) -> bool:
-        """The file's IsExternal; else a room boundary to the outside; else (no rooms, no property) the
-        element standing on or outside the building's outline on its storey."""
-        if el.external is not None:
+        """The file's IsExternal (a false one only where the file marks some element of the class external);
+        else a room boundary to the outside; else (no rooms, no property) the element standing on or
+        outside the building's outline on its storey."""
+        if el.external is not None and (el.external or el.ifc_class in self.b.classes_marked_external):
             return el.external
         if el.sides:
             return OUTSIDE in el.sides

@@ -419,6 +419,12 @@ class Parser:
         return [{"op": "teleport", "target": _singular(sel, np_text, force=True)}]
 
     def _route(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        # "on foot" / "walking" said anywhere in a how-far question makes it a route ("how far is it on foot
+        # from here to the lobby"): read without it
+        on_foot = re.compile(r"\s+(on foot|by foot|walking)\b")
+        if c.startswith("how far") and on_foot.search(c):
+            c = on_foot.sub("", c, count=1) + " on foot"
+            c = re.sub(r"^how far is it (from (here|me) )?to (?P<np>.+?) on foot$", r"how far is \g<np> on foot", c)
         m = re.match(r"^(how (do|can|would|should) (i|we) (get|go|walk) to|how far (is it|do i have to walk|"
                      r"would i walk|is the walk|must i walk) (to|from here to)|what is the (walking distance|"
                      r"route|way|path|shortest (way|route|path)) (to|from here to)|show me the (route|path) to|"

@@ -79,3 +79,27 @@ def test_revit_family_words_and_storeys_by_their_first_word() -> None:
     assert r.ok and s.scene.hidden == sensors, r.answer
     r = s.say("how many windows are on OG1?")
     assert r.ok and r.value == len(windows), r.answer
+
+
+def test_doors_to_the_outside_where_the_file_marks_none_external() -> None:
+    # every door says IsExternal false (the tool's default); the rooms' boundaries say two open outside,
+    # one on each floor: "the front door" is the one on the user's floor
+    model = ifcopenshell.open(str(REVIT_DEU))
+    doors = model.by_type("IfcDoor")
+    assert doors and not any(ue.get_psets(d).get("Pset_DoorCommon", {}).get("IsExternal") for d in doors)
+    ground = min(model.by_type("IfcBuildingStorey"), key=lambda s: s.Elevation or 0.0)
+    s = Session.open(REVIT_DEU)
+    r = s.say("how many outside doors are there?")
+    assert r.ok and r.value == 2, r.answer
+    r = s.say("hide the front door")
+    assert r.ok and len(s.scene.hidden) == 1, r.answer
+    assert ue.get_container(model.by_guid(next(iter(s.scene.hidden)))) == ground
+
+
+def test_german_furniture_names_by_english_words() -> None:
+    model = ifcopenshell.open(str(REVIT_DEU))
+    benches = {p.GlobalId for p in model.by_type("IfcElement") if (p.Name or "").startswith("Bank")}
+    assert len(benches) == 1
+    s = Session.open(REVIT_DEU)
+    r = s.say("hide the bench")
+    assert r.ok and s.scene.hidden == benches, r.answer

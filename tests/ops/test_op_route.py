@@ -14,3 +14,12 @@ def test_from_the_kitchen_to_the_bathroom_goes_through_the_hall(fzk: Building) -
 
 def test_no_route_from_outside(fzk: Building) -> None:
     refused(fzk.session((-20.0, -20.0, 1.6)), "route", to={"room": "Bad"})
+
+
+def test_walking_words_anywhere_in_a_how_far_question(fzk: Building) -> None:
+    s = fzk.session(IN_KITCHEN)
+    expected = step(s, "route", to={"room": "Bad"}).value
+    for said in ("how far is it on foot from here to the Bad?", "how far is it to the Bad on foot",
+                 "how far is the Bad walking?"):
+        r = s.say(said)
+        assert r.ok and r.value == expected, (said, r.answer)
