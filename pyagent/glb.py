@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,16 +144,20 @@ def _shapes(parts: list[GlbPart], recentre: bool) -> tuple[Shapes, np.ndarray]:
 
 
 def write_glb(parts: Iterable[GlbPart], palette: np.ndarray, path: Path, root_name: str = "building",
-              recentre: bool = True, share: bool = True, known: Repeats | None = None) -> GlbStats:
+              recentre: bool = True, share: bool = True, known: Repeats | None = None,
+              copies: Mapping[str, tuple[str, np.ndarray]] | None = None) -> GlbStats:
     """Write a .glb with flat-shaded meshes; each part becomes a node at its centre (or the origin).
     With ``share`` (and ``recentre``), repeated geometry is written once (see the module's doc);
     ``known``: the repeats of an earlier write whose parts were the first of these (``GlbStats.repeats``),
-    not looked for again."""
+    not looked for again; ``copies``: part name -> (an earlier part's name, the quarter turn in the IFC
+    frame that makes its mesh this one's), taken without a search (``MeshSet.copy_of``)."""
     parts = list(parts)
     n = len(parts)
     shapes, centre = _shapes(parts, recentre)
     fo = shapes.face_offsets
-    rep = (find_repeats(shapes, known=known) if share and recentre else Repeats(np.arange(n), [None] * n))
+    given = _given(parts, copies) if copies else None
+    rep = (find_repeats(shapes, known=known, given=given) if share and recentre
+           else Repeats(np.arange(n), [None] * n))
     element = np.repeat(np.arange(n, dtype=np.int32), np.diff(fo))
     keep = rep.written()[element]
     tris = shapes.triangles_of(np.flatnonzero(keep), element[keep])
@@ -225,6 +229,24 @@ def write_glb(parts: Iterable[GlbPart], palette: np.ndarray, path: Path, root_na
         doc["buffers"] = [{"byteLength": positions.nbytes + normal_data.nbytes}]
     size = _write_container(path, doc, chunks)
     return GlbStats(n, len(meshes), shared, turned, len(tris), size, rep)
+
+
+# IFC (x, y, z) -> Godot (x, z, -y), as pyagent.frames.ifc_to_godot
+_TO_GODOT = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, -1.0, 0.0]])
+
+
+def _given(parts: list[GlbPart], copies: Mapping[str, tuple[str, np.ndarray]]
+           ) -> dict[int, tuple[int, np.ndarray | None]]:
+    """``copies`` by part index, the turns in Godot's frame; only those whose earlier part comes before."""
+    index = {p.name: i for i, p in enumerate(parts)}
+    out: dict[int, tuple[int, np.ndarray | None]] = {}
+    for name, (first, turn) in copies.items():
+        i, j = index.get(name), index.get(first)
+        if i is None or j is None or j >= i:
+            continue
+        t = _TO_GODOT @ turn @ _TO_GODOT.T
+        out[i] = (j, None if np.array_equal(t, np.eye(3)) else t)
+    return out
 
 
 def read_glb(path: Path) -> tuple[dict[str, Any], bytes]:

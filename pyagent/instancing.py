@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -326,10 +327,13 @@ def _cells(extent: np.ndarray) -> list[tuple[int, ...]]:
     return [tuple(c) for c in itertools.product(*options)]
 
 
-def find_repeats(shapes: Shapes, tol: float = SHARE_TOLERANCE_M, known: Repeats | None = None) -> Repeats:
+def find_repeats(shapes: Shapes, tol: float = SHARE_TOLERANCE_M, known: Repeats | None = None,
+                 given: Mapping[int, tuple[int, np.ndarray | None]] | None = None) -> Repeats:
     """Which elements repeat an earlier one (see the module's doc). ``known``: the answer for the first
     ``len(known.source)`` elements, the same shapes in the same order (an element's answer depends only
-    on those before it), taken as it is."""
+    on those before it), taken as it is. ``given``: element -> (an earlier element, the turn T with its
+    centred mesh = T @ the earlier one's; None: no turn), known without a search (the tessellator placed
+    one from the other's mesh)."""
     n = len(shapes.face_offsets) - 1
     source = np.arange(n)
     turns: list[np.ndarray | None] = [None] * n
@@ -345,6 +349,13 @@ def find_repeats(shapes: Shapes, tol: float = SHARE_TOLERANCE_M, known: Repeats 
             buckets.setdefault((m.keys[i], _cells(shapes.extents[i])[0]), []).append(i)
     for i in range(k, n):
         if empty[i]:
+            continue
+        if given and i in given and not empty[given[i][0]]:
+            j, turn = given[i]
+            source[i] = source[j]
+            before = turns[j]
+            both = turn if before is None else (before if turn is None else turn @ before)
+            turns[i] = None if both is None or np.array_equal(both, np.eye(3)) else both
             continue
         cells = _cells(shapes.extents[i])
         me: _Shape | None = None

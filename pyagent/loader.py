@@ -78,7 +78,7 @@ def _first_view(model: ifcopenshell.file, step: Pass, src: Path, digest: str, fo
     first = build_building(model, step.meshes, str(src), digest, [], pending=set(step.pending))
     folder.mkdir(parents=True, exist_ok=True)
     first_parts = _glb_parts(first, step.meshes)
-    stats = write_glb(first_parts, step.meshes.materials, folder / "first.glb")
+    stats = write_glb(first_parts, step.meshes.materials, folder / "first.glb", copies=step.meshes.copy_of)
     timings["first_view"] = time.perf_counter() - t0
     first_view(LoadedBuilding(first, step.meshes, folder / "first.glb", False, dict(timings), list(step.pending)))
     return [p.name for p in first_parts], stats.repeats
@@ -141,7 +141,7 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     # the first view's parts come first, in the same order: their repeats are known
     names, repeats = first_glb
     known = repeats if names and [p.name for p in glb_parts[:len(names)]] == names else None
-    write_glb(glb_parts, meshes.materials, glb, known=known)
+    write_glb(glb_parts, meshes.materials, glb, known=known, copies=meshes.copy_of)
     meshes.save(m_npz)
     building_io.save_building(building, b_json)
     progress("write", 1, 1)

@@ -58,6 +58,10 @@ class MeshSet:
     # float32: zero for a building near the file's origin, the rounded centre of one at map
     # coordinates (a UTM northing of 4.5 million keeps millimetres only this way).
     origin: np.ndarray = field(default_factory=lambda: np.zeros(3, np.float64))
+    # Elements placed from another's mesh by a quarter turn (``quarter_turn``): GlobalId -> (the other's
+    # GlobalId, the 3x3 rotation in the IFC frame); the glb writer shares their mesh without a search.
+    # Not cached (a cached load writes no glb).
+    copy_of: dict[str, tuple[str, np.ndarray]] = field(default_factory=dict)
 
     def index(self) -> dict[str, int]:
         return {gid: i for i, gid in enumerate(self.ids)}
@@ -88,6 +92,15 @@ class MeshSet:
                 verts=z["verts"], faces=z["faces"], face_material=z["face_material"], materials=z["materials"],
                 origin=z["origin"] if "origin" in z.files else np.zeros(3),
             )
+
+
+def quarter_turn(r: np.ndarray, tol: float = 1e-6) -> np.ndarray | None:
+    """``r`` rounded to the rotation by quarter turns it is (a signed permutation, determinant 1), or None."""
+    q = np.round(r)
+    if np.abs(r - q).max() > tol or not np.array_equal(np.abs(q).sum(axis=0), np.ones(3)) \
+            or not np.array_equal(np.abs(q).sum(axis=1), np.ones(3)) or round(float(np.linalg.det(q))) != 1:
+        return None
+    return q
 
 
 def _settings() -> ifcopenshell.geom.settings:
@@ -125,6 +138,7 @@ class _Collector:
         self._reset()
 
     def _reset(self) -> None:
+        self.copy_of: dict[str, tuple[str, np.ndarray]] = {}
         self.ids: list[str] = []
         self.verts: list[np.ndarray] = []
         self.faces: list[np.ndarray] = []
@@ -167,6 +181,13 @@ class _Collector:
             self.verts.append(moved)
             self.faces.append(f)
             self.mats.append(fm)
+            self.note_copy(gid, guid, m)
+
+    def note_copy(self, gid: str, first: str, m: np.ndarray) -> None:
+        """Remember that ``gid`` was placed from ``first``'s mesh by ``m``, when that turns it a quarter turn."""
+        turn = quarter_turn(m[:3, :3])
+        if turn is not None:
+            self.copy_of[gid] = (first, turn)
 
     def add_mesh(self, gid: str, verts: np.ndarray, faces: np.ndarray,
                  rgba: tuple[float, float, float, float] | None) -> None:
@@ -210,7 +231,7 @@ class _Collector:
             verts=(all_verts - at).astype(np.float32),
             faces=np.concatenate(self.faces) if self.faces else np.zeros((0, 3), np.int32),
             face_material=np.concatenate(self.mats) if self.mats else np.zeros(0, np.int32),
-            materials=mats,
+            materials=mats, copy_of=self.copy_of,
         )
         self._reset()
         return part
@@ -234,7 +255,7 @@ def concat(parts: list[MeshSet]) -> MeshSet:
         ids=[gid for p in parts for gid in p.ids], vert_offsets=np.concatenate(vo), face_offsets=np.concatenate(fo),
         verts=np.concatenate([p.verts for p in parts]), faces=np.concatenate([p.faces for p in parts]),
         face_material=np.concatenate([p.face_material for p in parts]), materials=parts[-1].materials,
-        origin=parts[0].origin,
+        origin=parts[0].origin, copy_of={k: v for p in parts for k, v in p.copy_of.items()},
     )
 
 
@@ -329,6 +350,7 @@ def _booleans(model: ifcopenshell.file, copies: Copies, collector: _Collector, p
             moved = mesh.verts @ m[:3, :3].T + m[:3, 3]
             if np.all(np.isfinite(moved)):
                 collector.add_mesh(gid, moved, mesh.faces, mesh.rgba)
+                collector.note_copy(gid, product.GlobalId, m)
         done += 1 + len(copies.copies.get(product.GlobalId, []))
         if done % 25 == 0:
             progress("tessellate", min(done, total), total)

@@ -38,7 +38,8 @@ class SecondPart:
 
 def write_part_glb(full: LoadedBuilding, ids: list[str], path: Path) -> Path:
     """A glb of the elements ``ids`` of ``full`` alone (same frame, origin and colours as its model.glb)."""
-    write_glb(_glb_parts(full.building, full.meshes, only=set(ids)), full.meshes.materials, path)
+    write_glb(_glb_parts(full.building, full.meshes, only=set(ids)), full.meshes.materials, path,
+              copies=full.meshes.copy_of)
     return path
 
 
