@@ -50,6 +50,7 @@ class RoomRef:
     entry: RoomEntry | None  # None: the user's own room ("this room")
     text: str
     plural: bool = False
+    size: str | None = None  # "in the small bathroom": "smallest" of several
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ class NounPhrase:
     superlatives: tuple[str, ...] = ()
     last: bool = False
     sides: tuple[bool, ...] = ()  # True: outside
+    sizes: tuple[str, ...] = ()  # "smallest" | "largest": "the small bathroom" of several
     materials: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()
     name_parts: tuple[str, ...] = ()
@@ -97,6 +99,7 @@ class NounPhrase:
     name: str | None = None
     exclusion: str | None = None
     unknown_place: str | None = None  # "in the garage" where no room is called so
+    unknown_place_classes: tuple[str, ...] = ()  # the classes of a noun after it ("the technical room")
     house_number: str | None = None  # "in house 3"
     # The phrase as the head sees it: its determiners, numbers, unknown words and head, in order,
     # without storeys, rooms or relations ("the two nearest windows").
@@ -175,7 +178,7 @@ class _ToNounPhrase(Transformer[Token, Any]):
                     "NUMBER": "numbers", "ORDINAL": "ordinal", "SUPERLATIVE": "superlatives", "LAST": "last",
                     "SIDE": "sides", "MATERIAL": "materials", "MARK": "marks", "NAME_PART": "name_parts",
                     "WORD": "words", "USER_RELATION": "relations", "HERE_ROOM": "relations",
-                    "THIS_ROOM": "rooms", "EXISTENTIAL": "ignored", "ADVERB": "ignored"}[t.type]
+                    "THIS_ROOM": "rooms", "EXISTENTIAL": "ignored", "ADVERB": "ignored", "SIZE": "sizes"}[t.type]
         return field_of, t
 
     anchor_modifier = modifier
@@ -185,7 +188,8 @@ class _ToNounPhrase(Transformer[Token, Any]):
 
     def room(self, items: list[Token]) -> tuple[str, Any]:
         t = _np(items[-1])
-        return "rooms", RoomRef(t.value, t.text, t.plural)
+        size = next((str(_np(i).value) for i in items if _np(i).type == "SIZE"), None)
+        return "rooms", RoomRef(t.value, t.text, t.plural, size)
 
     def whole_house(self, items: list[Token]) -> tuple[str, Any]:
         return "everywhere", True
@@ -223,6 +227,21 @@ class _ToNounPhrase(Transformer[Token, Any]):
 
     def part_of(self, items: list[Any]) -> tuple[str, Any]:
         return "relations", Relation("part_of", anchor=items[1], words=_np(items[0]).text)
+
+    def side_of(self, items: list[Any]) -> tuple[str, Any]:
+        side = _np(items[0])
+        if side.value:  # "outside the door": outside, by it
+            return "relations", Relation("outside", anchor=items[1], words=side.text)
+        return "relations", Relation("part_of", anchor=items[1], words="in")  # "inside the cupboard": in it
+
+    def side_anchor(self, items: list[Any]) -> NounPhrase:
+        return self.anchor([self.modifier([items[0]]), *items[1:]])
+
+    def connecting(self, items: list[Any]) -> tuple[str, Any]:
+        return "relations", Relation("connecting", anchor=items[1], other=items[3], words=_np(items[0]).text)
+
+    def answer_unit(self, items: list[Token]) -> tuple[str, Any]:
+        return "ignored", True
 
     def between_them(self, items: list[Any]) -> tuple[str, Any]:
         return "relations", Relation("between", anchor=items[-1], words="between them")
@@ -267,7 +286,10 @@ class _ToNounPhrase(Transformer[Token, Any]):
         return "house_number", _np(items[-1]).text
 
     def unknown_place(self, items: list[Token]) -> tuple[str, Any]:
-        return "unknown_place", _np(items[-1]).text
+        toks = [_np(i) for i in items]
+        word = next(t for t in toks if t.type == "WORD")
+        noun = next((t for t in toks if t.type == "CLASS"), None)
+        return "unknown_place", (word.text, tuple(noun.value[1]) if noun is not None else ())
 
     def headed(self, items: list[Any]) -> NounPhrase:
         return _collect(items, self.tokens)
@@ -282,7 +304,7 @@ class _ToNounPhrase(Transformer[Token, Any]):
 _HEADS = {"CLASS": "class", "KIND": "kind", "NAME": "name", "THINGS": "things", "ONE": "one", "PRONOUN": "pronoun",
           "FRONT_DOOR": "front_door", "HOUSE": "house"}
 _CORE = frozenset({"ARTICLE", "QUANTIFIER", "DEMONSTRATIVE", "NUMBER", "ORDINAL", "SUPERLATIVE", "LAST", "SIDE",
-                   "WORD", "NAME_PART"})
+                   "WORD", "NAME_PART", "SIZE"})
 
 
 def _head(t: NPToken) -> Head:
@@ -321,6 +343,8 @@ def _collect(items: list[Any], tokens: list[NPToken]) -> NounPhrase:
     def texts(key: str) -> tuple[str, ...]:
         return tuple(t.text for t in fields.get(key, []))
 
+    place: tuple[str, tuple[str, ...]] | None = (fields.get("unknown_place") or [None])[0]
+
     return NounPhrase(
         head=head,
         text=" ".join(t.text for t in tokens),
@@ -332,6 +356,7 @@ def _collect(items: list[Any], tokens: list[NPToken]) -> NounPhrase:
         superlatives=tuple(str(t.value) for t in fields.get("superlatives", [])),
         last=bool(fields.get("last")),
         sides=tuple(bool(t.value) for t in fields.get("sides", [])),
+        sizes=tuple(str(t.value) for t in fields.get("sizes", [])),
         materials=tuple(str(t.value) for t in fields.get("materials", [])),
         marks=tuple(str(t.value) for t in fields.get("marks", [])),
         name_parts=tuple(str(t.value) for t in fields.get("name_parts", [])),
@@ -344,7 +369,8 @@ def _collect(items: list[Any], tokens: list[NPToken]) -> NounPhrase:
         comparisons=tuple(fields.get("comparisons", [])),
         name=(fields.get("name") or [None])[0],
         exclusion=(fields.get("exclusion") or [None])[0],
-        unknown_place=(fields.get("unknown_place") or [None])[0],
+        unknown_place=place[0] if place else None,
+        unknown_place_classes=place[1] if place else (),
         house_number=(fields.get("house_number") or [None])[0],
         core=" ".join(core),
         tokens=tuple(tokens),

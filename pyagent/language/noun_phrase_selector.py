@@ -4,7 +4,7 @@ What each part of the phrase means: the head's classes or kind, the storey and r
 against the building and the user's place), relations to the user or to what another phrase names,
 comparisons in metres, ordering and limits ("the two nearest", "the third", "the last"), and whether the
 phrase is about one thing ("the door") or many ("doors", "all"). Where the phrase says something this
-reading does not decide, ``NotCovered`` is raised and the caller reads the words another way.
+reading does not decide, ``NotCovered`` is raised and the phrase names nothing (``Parser.selector``: None).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ _UNSURE_STOREY = ("upstairs", "downstairs", "upper floor", "ground floor", "top 
 
 
 class NotCovered(Exception):
-    """The phrase says something this reading does not decide."""
+    """The phrase says something this reading does not decide: it names nothing here."""
 
 
 def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
@@ -62,7 +62,16 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
 
     order_near_anchor = False
     rooms_asked = head is not None and head.kind == "class" and "IfcSpace" in head.value[1]
+    said_relations: list[Relation] = []
     for r in phrase.relations:
+        if r.rel == "connecting":  # "the door that connects the hall and the kitchen": in both
+            said_relations += [Relation("in", r.anchor, words="in"), Relation("in", r.other, words="in")]
+        elif r.rel == "outside":  # "the steps outside the door": outside, by it
+            sel["external"] = True
+            said_relations.append(Relation("near", r.anchor, words=r.words))
+        else:
+            said_relations.append(r)
+    for r in said_relations:
         got = _relation(r, parser, ctx)
         if got is not None and got["rel"] == "connected" and not rooms_asked and head is not None:
             got["rel"] = "in"  # "the doors off the hall": the hall's doors
@@ -121,6 +130,9 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
                 from pyagent.language.parser import RoomHit
                 hit = parser._rooms_up_or_down(RoomHit(room_ids, (0, 0), room_plural), sel, phrase.text, ctx)
                 room_ids, room_plural = hit.ids, hit.plural
+    said_size = room.size if room is not None and room.size else (phrase.sizes[0] if phrase.sizes else None)
+    size = said_size if room_ids is not None and len(room_ids) > 1 and not room_plural \
+        else None  # "the small bathroom" of several
     room_as_target = False
     if room_ids is not None:
         # "the windows in the kitchen", "everything in the kitchen": things in the room, not the room.
@@ -128,7 +140,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             head.kind == "things" and any(t.type == "LOCATIVE" for t in phrase.tokens)))
         room_word = head is not None and head.kind == "class" and head.value[0] in ("room", "space")
         if other_noun and not room_word:
-            relations.append({"rel": "in", "of": parser._room_selector(room_ids, ctx, plural=room_plural)})
+            in_room = parser._room_selector(room_ids, ctx, plural=room_plural)
+            relations.append({"rel": "in", "of": _sized(in_room, room_ids, size)})
         else:
             room_as_target = True
 
@@ -196,6 +209,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         raise NotCovered("unknown words before a head that is no class or kind")
     if room_as_target and room_ids is not None:
         noun_found = parser.room_as_head(sel, relations, room_ids, room_plural, core, noun_found, ctx)
+        if size is not None and "ids" in sel:
+            sel.update(_sized(sel, room_ids, size))
     name_plural = parser.name_as_head(sel, core) if noun_found else False
     if not noun_found and head is not None and head.kind == "name":
         sel["name"] = head.value
@@ -219,6 +234,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         place = phrase.unknown_place
         if room is not None or phrase.storeys or place in UNKNOWN_ROOM_STOP or len(place) < 3 or not place.isalpha():
             raise NotCovered("a place word that is no room here")
+        if phrase.unknown_place_classes and "IfcSpace" not in phrase.unknown_place_classes:
+            raise NotCovered("a word before a noun that is no room ('in the garage wall')")
         sel["room"] = place  # the answer says there is no such room and names the rooms there are
     if relations:
         sel["relations"] = relations[:4]
@@ -238,6 +255,13 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     if sel.get("class") == [] and "kind" not in sel:
         sel.pop("class")
     return sel
+
+
+def _sized(room: Selector, ids: list[str], size: str | None) -> Selector:
+    """The room selector, or, for "the small bathroom" of several, the smallest (largest) of them."""
+    if size is None:
+        return room
+    return {"class": ["IfcSpace"], "ids": sorted(ids), "order": size, "limit": 1}
 
 
 def _anchor(phrase: NounPhrase, parser: Parser, ctx: ParseContext) -> Selector | None:

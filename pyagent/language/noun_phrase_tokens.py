@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import yaml
 from rapidfuzz import fuzz, process
 
 from pyagent.language import spoken_numbers
-from pyagent.language.lexicon import ROOM_NOUNS, STOREY_WORDS, Lexicon, RoomEntry, ascii_fold, fold
+from pyagent.language.lexicon import ROOM_NOUNS, ROOM_SYNONYMS, STOREY_WORDS, Lexicon, RoomEntry, ascii_fold, fold
 from pyagent.language.storey_ordinals import storey_number
 from pyagent.language.units import length_units
 from pyagent.vocabulary import class_matches, plural_noun, singular_noun
@@ -41,6 +41,8 @@ _NAME_PART_STOP = frozenset({"the", "a", "an", "all", "my", "this", "that", "of"
 # After "floor 2" these make a move, not a storey ("one floor up").
 _MOVE_AFTER = frozenset({"up", "down", "above", "below", "higher", "lower", "further"})
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# Words between two room words that name one room together ("the entrance to the flats").
+_ROOM_LINKS = frozenset({"to", "of"})
 _ROOM_SUFFIX = ("", "s", "es", "'s")
 # Closed-class words a building's own word of the same length wins over (a room called "Home").
 _WEAK = frozenset({"ARTICLE", "QUANTIFIER", "LOCATIVE", "ONE", "THINGS", "HOUSE", "AND", "USER", "FROM_OF",
@@ -93,6 +95,7 @@ def closed_class() -> dict[tuple[str, ...], tuple[str, Any]]:
     for rel, words in WORDS["anchor_relations"].items():
         add(words, "ANCHOR_RELATION", rel)
     add(WORDS["between"], "BETWEEN")
+    add(WORDS["connects"], "CONNECTS")
     add(WORDS["within"], "WITHIN")
     for key, words in WORDS["comparatives"].items():
         add(words, "COMPARATIVE", tuple(key.split("_")))
@@ -108,6 +111,8 @@ def closed_class() -> dict[tuple[str, ...], tuple[str, Any]]:
     add(WORDS["last"], "LAST")
     for side, words in WORDS["sides"].items():
         add(words, "SIDE", side == "outside")
+    for key, words in WORDS["sizes"].items():
+        add(words, "SIZE", key)
     for key, terminal in _PLAIN_WORDS:
         add(WORDS[key], terminal)
     add([w for w in WORDS["partitive"] if w not in ("of", "of the")], "PARTITIVE")
@@ -118,7 +123,8 @@ def closed_class() -> dict[tuple[str, ...], tuple[str, Any]]:
 
 # Tables of data/noun_phrase_words.yaml read as one terminal each, in the order they win ties.
 _PLAIN_WORDS = (("quantifiers", "QUANTIFIER"), ("articles", "ARTICLE"), ("demonstratives", "DEMONSTRATIVE"),
-                ("one", "ONE"), ("things", "THINGS"), ("and", "AND"), ("existential", "EXISTENTIAL"))
+                ("one", "ONE"), ("things", "THINGS"), ("and", "AND"), ("existential", "EXISTENTIAL"),
+                ("across", "ACROSS"), ("comma", "COMMA"))
 _WEAK_WORDS = (("adverbs", "ADVERB"), ("user", "USER"), ("away", "AWAY"), ("to", "TO"), ("anywhere", "ANYWHERE"),
                ("from_of", "FROM_OF"), ("locatives", "LOCATIVE"), ("area_units", "AREA_UNIT"))
 
@@ -187,7 +193,7 @@ class Tagger:
         n = len(words)
         while i < n:
             word = words[i]
-            token = self._mark(word) or self._name_part(words, i)
+            token = self._mark(word) or self._compound(words, folded, i) or self._name_part(words, i)
             if token is None:
                 token = self._storey_number(words, i) or self._longest(words, folded, i) or self._single(words, i)
             elif token.type == "NAME_PART":  # unless the word starts a longer phrase ("to the left of")
@@ -201,6 +207,9 @@ class Tagger:
             if token.type == "STOREY" and token.text == "top" and i + 1 < n and _NUMBER.fullmatch(words[i + 1]):
                 token = NPToken("WORD", word, word)  # "the top 3 windows": a limit, not a storey
             i += len(token.text.split())
+            of_room = self._room_of_room(token, words, folded, i)
+            if of_room is not None:  # "the entrance to the flats": the room both words name
+                token, i = of_room
             if token.type == "ROOM":  # "the chemistry lab", "the caretaker's office", "the waiting area"
                 while i < n:
                     nxt = self._longest(words, folded, i)
@@ -213,6 +222,68 @@ class Tagger:
                     else:
                         break
             yield token
+
+    @cached_property
+    def name_words(self) -> frozenset[str]:
+        """The long words of the building's element and type names ("shopfront", "handrail")."""
+        return frozenset(w for text, _cls in self.lex.all_names for w in re.findall(r"[a-z]+", text) if len(w) >= 6)
+
+    def _compound(self, words: list[str], folded: list[str], i: int) -> NPToken | None:
+        """Two words said apart that the building writes as one ("shop front" for doors of the type
+        "Shopfront"): its elements of that name, unless either word starts a longer phrase of its own."""
+        if i + 1 >= len(words):
+            return None
+        first, second = folded[i], folded[i + 1]
+        if not (first.isalpha() and second.isalpha()) or (first,) in self.closed or (second,) in self.closed:
+            return None
+        joined, single = first + second, first + singular_noun(second)
+        if joined not in self.name_words and single not in self.name_words:
+            return None
+        for at in (i, i + 1):
+            longer = self._longest(words, folded, at)
+            if longer is not None and len(longer.text.split()) > 1:
+                return None
+        name = joined if joined in self.name_words else single
+        return NPToken("NAME", f"{words[i]} {words[i + 1]}", name, name != joined)
+
+    @cached_property
+    def everyday_rooms(self) -> dict[str, RoomEntry]:
+        """The building's rooms by each single word of the everyday room words' fragments
+        (data/room_words.yaml: "entrance" names the foyers), for words that are class nouns too."""
+        out: dict[str, RoomEntry] = {}
+        for key, fragments in ROOM_SYNONYMS.items():
+            entry = self.building.get(tuple(key.split()))
+            if entry is None or entry.type != "ROOM":
+                continue
+            for fragment in fragments:
+                if " " not in fragment:
+                    out.setdefault(ascii_fold(fragment), entry.value)
+        return out
+
+    def _room_of_room(self, token: NPToken, words: list[str], folded: list[str],
+                      i: int) -> tuple[NPToken, int] | None:
+        """A room word, "to" or "of", and another room word naming one room between them ("the entrance to
+        the flats", "the kitchen of the flat"): that room and where the phrase goes on; else None."""
+        if token.type == "ROOM":
+            first: RoomEntry | None = token.value
+        elif token.type == "CLASS":
+            first = self.everyday_rooms.get(ascii_fold(token.text)) or self.everyday_rooms.get(
+                ascii_fold(singular_noun(token.text)))
+        else:
+            return None
+        if first is None or i >= len(words) or words[i] not in _ROOM_LINKS:
+            return None
+        j = i + 1
+        if j < len(words) and self.closed.get((words[j],), ("",))[0] == "ARTICLE":
+            j += 1
+        second = self._longest(words, folded, j) if j < len(words) else None
+        if second is None or second.type != "ROOM":
+            return None
+        both = sorted(set(first.ids) & set(second.value.ids))
+        if not both:
+            return None
+        said = " ".join(words[i - len(token.text.split()):j + len(second.text.split())])
+        return NPToken("ROOM", said, RoomEntry(both, said), token.plural), j + len(second.text.split())
 
     def _storey_number(self, words: list[str], i: int) -> NPToken | None:
         """A storey by number: "floor 2", "the 2nd floor" (not "one floor up")."""

@@ -75,15 +75,6 @@ MODIFIER_STOP = {
     "widest", "longest", "visible", "hidden", "outer", "inner", "interior", "exterior", "external", "internal",
     "outside", "inside", "left", "right", "north", "south", "east", "west", "upper", "lower", "last", "next", "both",
     "many", "much", "total", "whole", "entire", "single", "double", "big", "small", "large", "little", "new", "old"}
-# Words that may follow "all (the)" without naming a kind of thing ("all of it", "all the rest").
-AFTER_ALL = frozenset({
-    "things", "thing", "stuff", "elements", "element", "objects", "object", "items", "item", "it", "them",
-    "that", "this", "these", "those", "there", "here", "visible", "hidden", "selected", "changes", "ones",
-    "rest", "others", "other", "remaining", "way", "over", "around", "again", "back", "the", "you", "your",
-    "my", "his", "her", "its", "our", "their", "and", "but", "except", "apart", "same", "time", "right",
-    "left", "upstairs", "downstairs", "above", "below", "behind", "near", "inside", "outside", "out",
-    "off", "on", "in", "at", "up", "down", "together", "along", "done", "good", "set", "clear",
-})
 UNKNOWN_ROOM_STOP = {"structure", "project", "site", "world", "scene", "file", "total", "view", "sight",
                      "here", "there", "front", "general", "all", "it", "them", "this",
                      "that", "one", "order", "line", "place", "house", "building", "model", "the", "my", "our",
@@ -108,9 +99,6 @@ def _storey_numbers(t: str) -> list[re.Match[str]]:
     found = [m for pattern in _ORDINAL_STOREY for m in pattern.finditer(t) if storey_number(m.group(0)) is not None]
     return sorted(found, key=lambda m: m.start())
 USER_WORDS = r"(me|myself|you|us|here|the user|my position|where i am|where i stand|where i'm standing)"
-NOUN_STOP = (r"(?=\s+(?:and|then|but|except|apart|other than|excluding|that|which|who|to|by|in|on|at|from|with|"
-             r"next|near|beside|between|above|below|under|behind|left|right|within|closer|taller|wider|higher|"
-             r"larger|bigger|smaller|shorter|lower|named|called|is|are|do|does|has|have|facing)\b|$)")
 
 
 @dataclass
@@ -426,12 +414,13 @@ class Parser:
             c = on_foot.sub("", c, count=1) + " on foot"
             c = re.sub(r"^how far is it (from (here|me) )?to (?P<np>.+?) on foot$", r"how far is \g<np> on foot", c)
         m = re.match(r"^(how (do|can|would|should) (i|we) (get|go|walk) to|how far (is it|do i have to walk|"
-                     r"would i walk|is the walk|must i walk) (to|from here to)|what is the (walking distance|"
+                     r"would i walk|is the walk|must i walk) (to walk to|to get to|to|from here to)|"
+                     r"what is the (walking distance|"
                      r"route|way|path|shortest (way|route|path)) (to|from here to)|show me the (route|path) to|"
                      r"route to|path to|directions to|how to get to|what is the walk to|walking distance to|"
                      r"how long is the walk to|"
                      r"how far (would|do|must|will) (i|we) (have to |need to )?(walk|go)( to get)? to"
-            r") (?P<np>.+?)( from here)?$", c)
+            r") (?P<np>.+?)( from here)?( on foot| walking| by foot)?$", c)
         if not m:
             m = re.match(r"^how far (away )?is (?P<np>(the )?[\w ü]+?)( from (here|me))?"
                          r"( on foot| walking| to walk)$", c)
@@ -772,10 +761,11 @@ class Parser:
                      rf"((?P<deg>{deg_words}) )?(semi-?)?"
                      r"(transparent|see-? ?through|translucent|ghosted|ghost|opaque|solid|x-?ray|glassy|faded))$", c)
         m = m or re.match(r"^(ghost|fade|x-?ray)( out)?\s+(?P<np>.+)$", c)
-        m2 = re.match(r"^(make|turn|set|render|put)\s+(?P<np>.+?)\s+(to |at |with )?(?P<n>\d+(\.\d+)?) ?(%|percent)"
-                      r" (?P<kind>transparency|transparent|opacity|opaque|see-? ?through)$", c) or re.match(
+        m2 = re.match(  # "make the slabs see-through, 20 percent opacity", then "make the slabs 20 % opacity"
             r"^(make|turn|set|render)\s+(?P<np>.+?)\s+(see-? ?through|transparent|translucent)\s*,?\s*(at |with )?"
-            r"(?P<n>\d+(\.\d+)?) ?(%|percent) (?P<kind>opacity|transparency)$", c)
+            r"(?P<n>\d+(\.\d+)?) ?(%|percent) (?P<kind>opacity|transparency)$", c) or re.match(
+            r"^(make|turn|set|render|put)\s+(?P<np>.+?)\s+(to |at |with )?(?P<n>\d+(\.\d+)?) ?(%|percent)"
+            r" (?P<kind>transparency|transparent|opacity|opaque|see-? ?through)$", c)
         if m2:
             sel = self.selector(m2.group("np"), ctx)
             if sel is None:
@@ -1017,340 +1007,15 @@ class Parser:
         return None
 
     def selector(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
-        """The selector a noun phrase means, or None when it names nothing recognisable: read by the
-        noun-phrase grammar (``noun_phrase``) where it covers the words, else by the patterns below."""
-        said = text.strip(" ,")
-        phrase = self.noun_phrases.read(said)
-        if phrase is not None:
-            try:
-                return selector_of(phrase, self, ctx, allow_empty)
-            except NotCovered:
-                pass
-        sel = self.selector_by_patterns(text, ctx, allow_empty)
-        if sel is not None and "relations" not in sel and any(
-                t.type in ("ANCHOR_RELATION", "BETWEEN") for t in self.noun_phrases.tokens(said)):
-            return None  # the words relate the things to something the patterns dropped: never all of them
-        return sel
-
-    def selector_by_patterns(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
-        """The selector a noun phrase means, read by patterns over the words (what the grammar does not
-        cover yet)."""
-        t = " " + text.strip(" ,") + " "
-        sel: Selector = {}
-        relations: list[dict[str, Any]] = []
-        t = re.sub(r"\b(the|a|an|some|any|of the|of)\s+(?=(the|a|an)\b)", " ", t)
-
-        # Exclusions first: "all walls except the outer ones".
-        m = re.search(r"\b(except( for)?|apart from|other than|excluding|but not|besides|save for|not including)"
-                      r"\s+(?P<x>.+)$", t)
-        if m:
-            ex_text = m.group("x")
-            t = t[:m.start()] + " "
-            ex = self._exclusion(ex_text, ctx)
-            if ex is not None:
-                sel["except"] = ex
-
-        if re.fullmatch(r"\s*(the )?(whole |entire )?(house|building|model|project|home|everything|scene)\s*", t):
-            return {}
-        # Relations with an anchor phrase ("next to the window", "between the door and the stairs").
-        m = re.search(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)(?=\s+(on|in|upstairs|downstairs)\b|\s*$)", t)
-        if m:
-            sa = self.selector(m.group("a"), ctx)
-            sb = self.selector(m.group("b"), ctx)
-            if sa and sb:
-                relations.append({"rel": "between", "of": _singular(sa, m.group("a"), force=True),
-                                  "and": _singular(sb, m.group("b"), force=True)})
-                t = t[:m.start()] + " " + t[m.end():]
-        # "closest to me": an ordering, not a distance limit.
-        m = re.search(r"\b(closest|nearest) to (me|you|us|here|where i am)\b", t)
-        if m:
-            t = t[:m.start()] + " nearest " + t[m.end():]
-        m = re.search(r"\b(within|less than|closer than|no more than|at most)\s+(?P<n>\d+(\.\d+)?)\s*(?P<u>[a-z]+)"
-                      r"\s+(of|from)\s+(?P<np>(the |a |an |this |that )?[\w\- ü]+?)" + NOUN_STOP, t)
-        if m and m.group("u") in length_units() and not re.fullmatch(USER_WORDS, m.group("np").strip()):
-            anchor = self.selector(m.group("np"), ctx)
-            if anchor is not None:
-                metres = round(float(m.group("n")) * length_units()[m.group("u")], 4)
-                relations.append({"rel": "within", "distance": metres,
-                                  "of": _singular(anchor, m.group("np"), force=True)})
-                t = t[:m.start()] + " " + t[m.end():]
-        anchor_rels = [
-            (r"(next to|beside|besides|alongside|adjacent to|by|right by|right next to|close to|near|nearby|"
-             r"closest to|nearest to|near to|around)", "next_to"),
-            (r"(above|over|on top of|overhead of)", "above"), (r"(below|under|underneath|beneath)", "below"),
-            (r"(in front of|before)", "in_front"), (r"(behind|in back of)", "behind"),
-            (r"(to the left of|left of|on the left of)", "left"),
-            (r"(to the right of|right of|on the right of)", "right"),
-        ]
-        for pat, rel in anchor_rels:
-            m = re.search(rf"\b{pat}\s+(?P<np>(the |a |an |this |that |my )?[\w\- ü]+?){NOUN_STOP}", t)
-            if not m:
-                continue
-            np_text = m.group("np").strip()
-            if re.fullmatch(USER_WORDS, np_text) or np_text in ("us", "i am", "i stand", "my position"):
-                user_rel = {"next_to": "near", "above": "above", "below": "below", "in_front": "in_front",
-                            "behind": "behind", "left": "left", "right": "right"}[rel]
-                relations.append({"rel": user_rel})
-                t = t[:m.start()] + " " + t[m.end():]
-                continue
-            anchor = self.selector(np_text, ctx)
-            if anchor is None or not _has_noun(anchor):
-                continue
-            near_word = m.group(1)
-            r: dict[str, Any] = {"rel": rel if rel != "next_to" or near_word not in ("near", "near to", "close to",
-                                                                                      "around", "nearby")
-                                 else "near", "of": _singular(anchor, np_text, force=True)}
-            if rel == "next_to" and near_word in ("closest to", "nearest to"):
-                sel["_order_near_anchor"] = True
-                r["rel"] = "near"
-                r["distance"] = 100.0
-            relations.append(r)
-            t = t[:m.start()] + " " + t[m.end():]
-
-        # Relations to the user.
-        user_patterns = [
-            (r"\b(in front of (me|you|us)|ahead( of (me|you|us))?|in front|before me|straight ahead|facing me|"
-             r"right in front|in my line of sight|there)\b", {"rel": "in_front"}),
-            (r"\b(behind (me|you|us)|at my back|in back of me|behind)\b", {"rel": "behind"}),
-            (r"\b((on|to|at) (my|the|your) left( hand side| side)?|left of (me|you)|(on|to) the left|leftmost|"
-             r"on my left-hand side|left-hand)\b", {"rel": "left"}),
-            (r"\b((on|to|at) (my|the|your) right( hand side| side)?|right of (me|you)|(on|to) the right|"
-             r"rightmost|on my right-hand side|right-hand)\b", {"rel": "right"}),
-            (r"\b(near (me|you|us)|close to (me|you|us)|nearby|around (me|us|here)|next to (me|you)|beside (me|you)|"
-             r"close by|in my vicinity|near here|close)\b", {"rel": "near"}),
-            (r"\b(above (me|us|my head)|over (me|my head|us)|overhead)\b", {"rel": "above"}),
-            (r"\b(below (me|us)|under (me|us|my feet)|beneath (me|us)|underneath (me|us))\b", {"rel": "below"}),
-            (r"\b((that |which )?(i|you) can see|visible( to me| from here)?|in (my )?view|in sight|"
-             r"(i am|i'm) looking at|in my field of view|that are visible|i see)\b", {"rel": "visible"}),
-        ]
-        for pat, user_rel_json in user_patterns:
-            m = re.search(pat, t)
-            if m:
-                relations.append(dict(user_rel_json))
-                t = t[:m.start()] + " " + t[m.end():]
-        m = re.search(r"\b(within|less than|closer than|under|no more than|at most)\s+(?P<n>\d+(\.\d+)?)\s*"
-                      r"(?P<u>[a-z]+)( (of|from) (me|you|here))?( away)?\b", t)
-        if m and m.group("u") in length_units():
-            metres = round(float(m.group("n")) * length_units()[m.group("u")], 4)
-            relations.append({"rel": "within", "distance": metres})
-            t = t[:m.start()] + " " + t[m.end():]
-        m = re.search(r"\b(in (this|my|the current|our) room|in here|in the room i am in|in the same room|"
-                      r"(in|of) this room|this room's|my room's)\b", t)
-        if m:
-            relations.append({"rel": "in"})
-            t = t[:m.start()] + " " + t[m.end():]
-
-        # Filters with numbers: "taller than 2 m", "bigger than 20 square meters".
-        for m in list(re.finditer(r"\b(?P<adj>taller|higher|wider|deeper|thicker|longer|bigger|larger|smaller|shorter|"
-                                  r"narrower|lower|thinner)\s+than\s+(?P<n>\d+(\.\d+)?)\s*(?P<sq>square |cubic )?"
-                                  r"(?P<u>[a-z]+)?", t)):
-            adj = m.group("adj")
-            key = {"taller": "height", "higher": "height", "shorter": "height", "lower": "height", "wider": "width",
-                   "narrower": "width", "deeper": "depth", "thicker": "depth", "thinner": "depth",
-                   "longer": "length", "bigger": "area", "larger": "area", "smaller": "area"}[adj]
-            cmp = "lt" if adj in ("smaller", "shorter", "narrower", "lower", "thinner") else "gt"
-            unit = length_units().get(m.group("u") or "m", 1.0)
-            value = float(m.group("n")) * (unit ** (2 if key == "area" else 1))
-            sel.setdefault("where", []).append({"key": key, "cmp": cmp, "value": round(value, 6)})
-            t = t[:m.start()] + " " + t[m.end():]
-        m = re.search(r"\b(named|called|labell?ed|with the name)\s+(?P<nm>[\w\-\.:ü ]+?)\s*$", t)
-        if m:
-            sel["name"] = m.group("nm").strip()
-            t = t[:m.start()] + " "
-        # A mark of this building's elements ("C4", "SD2", "HEA100 beams"), wherever it stands.
-        mark = self.lex.find_mark(t) if "name" not in sel else None
-        if mark is not None:
-            sel["name"] = mark[0]
-            t = t[:mark[1][0]] + " " + t[mark[1][1]:]
-
-        # Two-word names from the file ("upper cabinet", "single flush door") win over storey words.
-        for m in re.finditer(r"\b(?=([a-z]+) ([a-z]+)\b)", t):  # overlapping pairs: "the east wall"
-            w1, w2 = m.group(1), m.group(2)
-            end = m.start() + len(w1) + 1 + len(w2)
-            if w1 in ("the", "a", "an", "all", "my", "this", "that", "of", "in", "on") or not (
-                    self._class_re.fullmatch(w2) or self._kind_re.fullmatch(w2)):
-                continue
-            phrase = f"{w1} {singular_noun(w2)}"
-            if any(phrase in text for text, _cls in self.lex.all_names):
-                sel["name"] = phrase
-                t = t[:m.start()] + " " + w2 + t[end:]
-                break
-        # Compass sides (after the file's own two-word names: a wall named "East wall" is that wall).
-        m = re.search(r"\b(on|at) (the )?(north|south|east|west)(ern)?( side| facade| façade| wall)?\b|"
-                      r"\b(facing|to the|towards the|pointing) (north|south|east|west)\b|"
-                      r"\b(north|south|east|west)(ern|-facing| facing| side)?\b", t)
-        if m:
-            d = next(g for g in (m.group(3), m.group(7), m.group(8)) if g)
-            relations.append({"rel": d})
-            t = t[:m.start()] + " " + (" wall " if (m.group(5) or "").strip() == "wall" else " ") + t[m.end():]
-        # Storey.
-        spec = self._storey_spec(t, ctx)
-        if spec is not None:
-            st = self.building.storey(spec)
-            if st is not None:
-                sel["storey"] = st.name
-            elif spec.startswith("missing:"):
-                sel["storey"] = spec.removeprefix("missing:")
-            t = self._strip_storey(t)
-        elif re.search(r"\b(upstairs|downstairs|upper floor|ground floor|top floor)\b", t):
-            return None  # a storey the building does not have: let the caller explain
-
-        # Room: "in the kitchen", "kitchen windows", or the room itself ("this room": the user's).
-        room_hit = self._room(t)
-        m = re.search(r"\b(this|my|the current|our) room\b|\bthe room (i am|we are) in\b", t)
-        if room_hit is None and m:
-            here = ctx.user_room()
-            if here is not None:
-                room_hit = RoomHit([here], (m.start(), m.end()), False)
-        room_as_target = False
-        if room_hit is not None and sel.get("storey"):
-            room_hit = self._rooms_up_or_down(room_hit, sel, text, ctx)
-        if room_hit is not None:
-            ids, span = room_hit.ids, room_hit.span
-            before = t[:span[0]]
-            after = t[span[1]:]
-            has_other_noun = self._class_re.search(before + after) or self._kind_re.search(before + after)
-            if has_other_noun and not re.search(r"\b(room|rooms|space|spaces)\b", before + after):
-                relations.append({"rel": "in", "of": self._room_selector(ids, ctx, plural=room_hit.plural)})
-            else:
-                room_as_target = True
-            t = before + " " + after
-
-        # Deictic references.
-        ref = None
-        if re.search(r"\b(it|its|them|they|those ones|these ones|that one|this one|the same ones?|the ones|(of|from) "
-                     r"(those|these|them))\b", t):
-            ref = "it"
-        elif re.search(r"\b(this|that|these|those)\b", t) and not self._class_re.search(t) and room_hit is None \
-                and not self._kind_re.search(t):
-            ref = "selected" if ctx.selected else "it"
-        elif re.search(r"\b(this|that|these|those)\b", t) and ctx.selected and room_hit is None:
-            ref = "selected"
-        if ref:
-            sel["ref"] = ref
-
-        # The front door: the main entrance (an external door named so, else any external door).
-        if re.search(r"\b(front|main|entrance|entry|street) doors?\b", t):
-            sel["external"] = True
-            door = self._front_door()
-            if isinstance(door, str):
-                sel["name"] = door
-            elif door:
-                sel["ids"] = door
-                if len(door) > 1 and not re.search(r"\b(front|main|entrance|entry|street) doors\b", t):
-                    sel["order"], sel["limit"] = "nearest", 1
-        # External / internal.
-        elif re.search(r"\b(outer|exterior|external|outside|facade|façade|perimeter)\b", t):
-            sel["external"] = True
-        elif re.search(r"\b(inner|interior|internal|inside|partition)\b", t):
-            sel["external"] = False
-
-        # Superlatives and ordinals.
-        order = None
-        for words, o in ((r"nearest|closest", "nearest"), (r"furthest|farthest|most distant|far(thest)? away",
-                                                           "furthest"),
-                         (r"largest|biggest|widest room|largest room", "largest"), (r"smallest|tiniest", "smallest"),
-                         (r"tallest", "tallest"), (r"highest|topmost", "highest"), (r"lowest|bottommost", "lowest"),
-                         (r"widest", "widest"), (r"longest", "widest")):
-            if re.search(rf"\b({words})\b", t):
-                order = o
-                break
-        if sel.pop("_order_near_anchor", None):
-            order = None
-        if order:
-            sel["order"] = order
-        nth = spoken_numbers.ordinal(t)
-        if nth is not None:
-            sel["ordinal"] = nth
-            sel.setdefault("order", "nearest")
-        m = re.search(r"\b(last)\b", t)
-        if m and "ordinal" not in sel:
-            sel["order"] = "furthest"
-            sel["limit"] = 1
-        m = re.search(r"\b(top|first|nearest|closest) (\d+)\b", t)
-        if m:
-            sel["limit"] = int(m.group(2))
-            sel.setdefault("order", "nearest")
-
-        # Materials: "concrete columns", "steel beams", "wooden doors".
-        for word, material in MATERIAL_WORDS.items():
-            if re.search(rf"\b{word}\b", t):
-                frag = self.noun_phrases.tagger.material_fragment(material)
-                sel.setdefault("where", []).append({"key": "material", "cmp": "contains", "value": frag})
-                t = re.sub(rf"\b{word}\b", " ", t)
-                break
-        # Head noun: class word or kind.
-        noun_found = False
-        km = self._kind_re.search(t)
-        cm = self._class_re.search(t)
-        if km and (not cm or km.start() <= cm.start() or cm.group(1) in ("furniture", "furnishing")):
-            word = km.group(1)
-            kind = self.lex.kinds.get(word) or self.lex.kinds.get(singular_noun(word)) or singular_noun(word)
-            sel["kind"] = kind
-            noun_found = True
-        elif cm:
-            word = cm.group(1)
-            classes = self.lex.class_words.get(word) or self.lex.class_words.get(singular_noun(word)) or ()
-            if word in ("floor", "floors") and re.search(r"\b(floors?) (of|on)\b", t):
-                classes = ("IfcSlab",)
-            elif word == "floors" and not re.search(r"\b(slab|slabs|finish|tiles?)\b", t):
-                classes = ("IfcBuildingStorey",)
-            sel["class"] = list(classes)
-            noun_found = True
-        if noun_found and "name" not in sel and not sel.get("ref"):
-            mod = self._name_modifier(t, sel)
-            if mod:
-                sel["name"] = mod
-        if room_as_target and room_hit is not None:
-            noun_found = self.room_as_head(sel, relations, room_hit.ids, room_hit.plural, t, noun_found, ctx)
-        name_plural = self.name_as_head(sel, t) if noun_found else False
-        if not noun_found:
-            # An element name ("Innentuer-1", "Terrassentuer"), also in the plural ("the purlins").
-            for name in sorted(self.lex.names, key=len, reverse=True):
-                m = re.search(rf"(?<![\w-]){re.escape(name)}(s|es)?(?![\w-])", t) if len(name) >= 4 else None
-                if m:
-                    sel["name"] = name
-                    final = name.split()[-1]
-                    name_plural = bool(m.group(1)) or singular_noun(final) != final  # "brackets" as named
-                    noun_found = True
-                    break
-        if not noun_found and re.search(r"\b(everything|all|anything|something|things?|objects?|elements?|items?|"
-                                        r"stuff|what|whatever)\b", t):
-            # "all the gizmos" names something this building does not have: not everything.
-            m = re.search(r"\b(all|every|each)( of)?( the| these| those| my| your)? (?P<w>[a-z][a-z-]{2,})\b", t)
-            if m and m.group("w") not in AFTER_ALL:
-                return None
-            noun_found = True
-        if not noun_found and re.search(r"\b(one|ones)\b", t) and ctx.dialogue.last_steps:
-            last = ctx.dialogue.last_steps[-1]
-            prev = last.get("target") or last.get("to") or {}
-            for k in ("class", "kind", "name", "ids", "storey", "room", "where"):
-                if k in prev and k not in sel:
-                    sel[k] = prev[k]
-            noun_found = _has_noun(sel)
-        if room_hit is None and "storey" not in sel:
-            m = re.search(r"\b(in|inside|into) (the |a |my )?(?P<w>[a-z]{3,})( room)?\s*$", t)
-            if m and m.group("w") not in UNKNOWN_ROOM_STOP and not self._class_re.search(m.group("w")) \
-                    and not self._kind_re.search(m.group("w")):
-                sel["room"] = m.group("w")
-        if relations:
-            sel["relations"] = relations[:4]
-        if not noun_found and not sel.get("ref") and not relations and not sel.get("name"):
-            if sel.get("storey") and not allow_empty:
-                return sel  # "everything upstairs"
-            return sel if allow_empty and sel else None
-        # Number: "two windows", "3 doors" -> a limit.
-        m = re.search(r"\b(\d+)\s+(?=\w)", t)
-        if m and "limit" not in sel and noun_found and not sel.get("where") and float(m.group(1)) < 100:
-            word_after = t[m.end():].split(" ")[0]
-            if word_after not in length_units() and not word_after.startswith("degree"):
-                sel["limit"] = int(m.group(1))
-                sel.setdefault("order", "nearest")
-        if noun_found and not name_plural:
-            one_or_many(sel, t, self._heads, relations, order)
-        if sel.get("class") == [] and "kind" not in sel:
-            sel.pop("class")
-        return sel
+        """The selector a noun phrase means, read by the noun-phrase grammar (``noun_phrase``), or None when
+        it names nothing recognisable here or says something the grammar does not decide."""
+        phrase = self.noun_phrases.read(text.strip(" ,"))
+        if phrase is None:
+            return None
+        try:
+            return selector_of(phrase, self, ctx, allow_empty)
+        except NotCovered:
+            return None
 
     NAME_FRAGMENTS: dict[str, tuple[str, ...]] = {str(k): tuple(str(f) for f in v)
                                                   for k, v in NAME_WORDS["modifiers"].items()}
