@@ -39,7 +39,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         raise NotCovered("a house of several by its number")
     if len(phrase.rooms) > 1 or len(phrase.storeys) > 1 or len(phrase.marks) > 1:
         raise NotCovered("more than one room, storey or mark")
-    if phrase.head is None and phrase.words_before:
+    if phrase.head is None and phrase.words_before and not phrase.rooms:
         raise NotCovered("unknown words with no head")
     head = phrase.head
     if head is not None and head.noun_before and head.kind == "class":
@@ -205,8 +205,10 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         mod = parser._name_modifier(core, sel)
         if mod:
             sel["name"] = mod
-    elif phrase.words_before and not noun_found:
-        raise NotCovered("unknown words before a head that is no class or kind")
+    elif phrase.words_before and not noun_found and not (room_as_target and room_ids is not None):
+        # before a room word they describe the rooms ("the open-plan offices"): a room named with them
+        # would have been read as that room
+        raise NotCovered("unknown words before a head that is no class, kind or room")
     if room_as_target and room_ids is not None:
         noun_found = parser.room_as_head(sel, relations, room_ids, room_plural, core, noun_found, ctx)
         if size is not None and "ids" in sel:
