@@ -42,6 +42,8 @@ SHEET_MIN_AREA_M2 = 1e-8
 PLANE_TOL_N = 1e-4
 PLANE_TOL_M = 1e-5
 SHEET_CHUNK = 512
+#: Triangles smaller than this (m²) are dropped from a body.
+MIN_AREA_M2 = 1e-10
 #: How much larger a solid that cuts another is made each way (metres): a tenth of a millimetre.
 GROW_M = 1e-4
 
@@ -255,6 +257,17 @@ class CsgBodies:
             return self._combine(first, self._solid(second), op)
         if item.is_a(HALF_SPACES[0]):
             raise NotBuilt("a half-space as a first operand")
+        if item.is_a("IfcMappedItem"):  # a representation map's items, placed by its origin and target
+            source = item.MappingSource
+            target = item.MappingTarget
+            if source is None or source.MappedRepresentation is None or source.MappingOrigin is None \
+                    or target is None or not target.is_a("IfcCartesianTransformationOperator3D"):
+                raise NotBuilt("a mapped item this module does not place")
+            if not source.MappingOrigin.is_a("IfcAxis2Placement3D"):
+                raise NotBuilt("a mapped item placed in 2D")
+            m = np.asarray(ifcopenshell.util.placement.get_mappeditem_transformation(item), dtype=np.float64)
+            m[:3, 3] *= self.scale
+            return self._items_solid(list(source.MappedRepresentation.Items)).transform(m[:3, :])
         if item.is_a("IfcCsgPrimitive3D") or item.is_a("IfcSweptAreaSolid") or item.is_a("IfcManifoldSolidBrep") \
                 or item.is_a("IfcSweptDiskSolid"):
             return self._leaf(item)
@@ -271,7 +284,14 @@ class CsgBodies:
         raise NotBuilt(f"boolean operator {op}")
 
     def mesh(self, product: ifcopenshell.entity_instance) -> CsgMesh:
-        """The product's body in world coordinates (metres); raises ``NotBuilt``."""
+        """The product's body in world coordinates (metres); raises ``NotBuilt`` (also for a damaged
+        file's entities of the wrong type or missing attributes: the hybrid kernel says what is wrong)."""
+        try:
+            return self._mesh(product)
+        except (AttributeError, TypeError, ValueError, IndexError, RuntimeError, np.linalg.LinAlgError) as exc:
+            raise NotBuilt(f"{type(exc).__name__}: {exc}") from exc
+
+    def _mesh(self, product: ifcopenshell.entity_instance) -> CsgMesh:
         items = self.body_items(product)
         solid = self._items_solid(items)
         place = self._placement(product)
@@ -291,6 +311,11 @@ class CsgBodies:
             raise NotBuilt("the boolean tree leaves nothing")
         if has_sheets(v, f):
             raise NotBuilt("faces of opposite sides share a plane (a sheet of no thickness may be left)")
+        # triangles of no area (slivers the booleans leave) draw nothing and have no normal
+        t = v[f]
+        f = f[np.linalg.norm(np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0]), axis=1) > 2 * MIN_AREA_M2]
+        if not len(f):
+            raise NotBuilt("the boolean tree leaves nothing")
         world = v @ place[:3, :3].T + place[:3, 3]
         return CsgMesh(world, f, self.colour(product, items))
 
@@ -315,12 +340,9 @@ class CsgBodies:
         """The surface colour the element is drawn with: its body's styled item (the root of the tree,
         else its first operands), else its material's; None when neither has one."""
         for item in items:
-            node: ifcopenshell.entity_instance | None = item
-            while node is not None:
-                rgba = self._styled(node)
-                if rgba is not None:
-                    return rgba
-                node = node.FirstOperand if node.is_a(BOOLEANS[0]) else None
+            rgba = self._item_colour(item)
+            if rgba is not None:
+                return rgba
         material = ifcopenshell.util.element.get_material(product, should_skip_usage=True)
         for mat in _materials(material):
             key = mat.id()
@@ -328,6 +350,22 @@ class CsgBodies:
                 self._colours[key] = _material_colour(mat)
             if self._colours[key] is not None:
                 return self._colours[key]
+        return None
+
+    def _item_colour(self, item: ifcopenshell.entity_instance) -> tuple[float, float, float, float] | None:
+        """The style of an item, else of its first operands, else (a mapped item) of the items it maps."""
+        node: ifcopenshell.entity_instance | None = item
+        while node is not None:
+            rgba = self._styled(node)
+            if rgba is not None:
+                return rgba
+            if node.is_a("IfcMappedItem") and node.MappingSource is not None \
+                    and node.MappingSource.MappedRepresentation is not None:
+                for inner in node.MappingSource.MappedRepresentation.Items or ():
+                    rgba = self._item_colour(inner)
+                    if rgba is not None:
+                        return rgba
+            node = node.FirstOperand if node.is_a(BOOLEANS[0]) else None
         return None
 
     def _styled(self, item: ifcopenshell.entity_instance) -> tuple[float, float, float, float] | None:

@@ -166,7 +166,11 @@ def write_glb(parts: Iterable[GlbPart], palette: np.ndarray, path: Path, root_na
     t64 = tris.astype(np.float64)
     normals = np.cross(t64[:, 1] - t64[:, 0], t64[:, 2] - t64[:, 0])
     length = np.linalg.norm(normals, axis=1, keepdims=True)
-    normals = np.divide(normals, length, out=np.zeros_like(normals), where=length > 1e-12)
+    drawn = length[:, 0] > 1e-12  # a triangle of no area (in float32) draws nothing and has no normal
+    if not drawn.all():
+        tris, material, k_elem, normals, length = (tris[drawn], material[drawn], k_elem[drawn], normals[drawn],
+                                                   length[drawn])
+    normals = normals / length
     positions = tris.reshape(-1, 3)
     normal_data = np.repeat(normals.astype(np.float32), 3, axis=0)
     # A primitive per run of (element, colour) among the written faces.

@@ -6,12 +6,16 @@ get it as a second glb part (``model_part`` in PROTOCOL.md) holding only the ele
     first = load.wait_first()       # the first view, or None when the load ended without one
     ...                             # serve the first view; later, on the link's thread:
     if load.done.is_set(): part = load.part()   # the full building and the glb of what it adds
+
+``PYAGENT_HOLD_REST_S`` (seconds, default 0) holds the rest back that long after it is made: the tests of
+what happens between the parts set it, as the rest of a small building can come within a second.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.process
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -23,6 +27,9 @@ from pyagent.glb import write_glb
 from pyagent.ifcfile import IfcLoadError
 from pyagent.loader import LoadedBuilding, _glb_parts, is_cached, load
 from pyagent.progress import Progress, no_progress
+
+HOLD_ENV = "PYAGENT_HOLD_REST_S"
+MAX_HOLD_S = 60.0
 
 
 @dataclass
@@ -75,6 +82,12 @@ def _child(conn: Connection, path: Path, cache: Path | None, use_cache: bool) ->
         full = load(path, cache=cache, use_cache=use_cache, first_view=on_first,
                     progress=lambda stage, done, total: conn.send(("progress", stage, done, total)))
         part = None
+        hold = os.environ.get(HOLD_ENV, "")
+        if first and hold:
+            try:
+                time.sleep(max(0.0, min(float(hold), MAX_HOLD_S)))
+            except ValueError:
+                pass
         if first:
             got = set(full.meshes.ids)
             ids = sorted(g for g in first[0].pending if g in got)

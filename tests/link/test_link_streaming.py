@@ -22,7 +22,7 @@ from link_client import LinkClient, stop_agent
 
 from pyagent.glb import node_names
 from pyagent.language.evaluate import real_dir
-from pyagent.link.streaming import BackgroundLoad
+from pyagent.link.streaming import HOLD_ENV, BackgroundLoad
 from pyagent.loader import load
 from pyagent.session import Session
 
@@ -33,6 +33,7 @@ FZK = REPO / "ifc" / "AC20-FZK-Haus.ifc"  # its fast pass leaves nothing out sin
 DUPLEX = REPO / "ifc" / "duplex.ifc"
 MINI = REPO / "ifc" / "MiniProject.ifc"
 FURNITURE = "IfcFurnishingElement"  # duplex's elements in the second part
+HOLD_S = 3.0  # the rest of duplex comes within a second: held back so that a change can be made between
 
 
 def _real(name: str) -> Path:
@@ -110,12 +111,18 @@ def test_a_cached_load_has_no_first_view(tmp_path: Path) -> None:
 def _serve(ifc: Path, endpoint: str, cache: Path) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(ifc), "--no-speech",
                              "--no-journal", "--endpoint", endpoint, "-q"], cwd=REPO,
-                            env=dict(os.environ, PYTHONPATH=str(REPO), PYAGENT_CACHE=str(cache)),
+                            env=dict(os.environ, PYTHONPATH=str(REPO), PYAGENT_CACHE=str(cache),
+                                     **{HOLD_ENV: str(HOLD_S)}),
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 
-def _until(client: LinkClient, kind: str, seen: list[dict[str, Any]], timeout_s: float = 120.0
-           ) -> tuple[dict[str, Any], list[bytes]]:
+def _until(client: LinkClient, kind: str, seen: list[dict[str, Any]], timeout_s: float = 120.0,
+           kept: list[tuple[dict[str, Any], list[bytes]]] | None = None) -> tuple[dict[str, Any], list[bytes]]:
+    """The next message of ``kind``; every message heard goes to ``seen``, and with ``kept`` the others
+    are kept there (with their frames) and looked through first next time."""
+    for i, got in enumerate(kept or []):
+        if got[0]["type"] == kind:
+            return (kept or []).pop(i)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         got = client.recv(1000)
@@ -126,6 +133,8 @@ def _until(client: LinkClient, kind: str, seen: list[dict[str, Any]], timeout_s:
         seen.append(got[0])
         if got[0]["type"] == kind:
             return got
+        if kept is not None:
+            kept.append(got)
     raise AssertionError(f"no {kind} within {timeout_s} s; heard {[m['type'] for m in seen]}")
 
 
@@ -134,24 +143,26 @@ def test_serve_streams_the_rest_as_a_model_part(tmp_path: Path) -> None:
     proc = _serve(DUPLEX, endpoint, tmp_path / "cache")
     client = LinkClient(endpoint)
     seen: list[dict[str, Any]] = []
+    kept: list[tuple[dict[str, Any], list[bytes]]] = []
     try:
         client.send({"type": "hello", "protocol": 2})
         welcome, _ = _until(client, "welcome", seen)
         first = welcome["model"]
-        assert first["pending"] > 0, first
+        assert first.get("pending", 0) > 0, welcome
+        # a change between the parts (the rest is held back HOLD_S): all the furniture
+        client.send({"type": "do", "id": 1, "program": {"steps": [{"op": "hide", "target": {"class": [FURNITURE]}}]}})
+        result, _ = _until(client, "result", seen, kept=kept)
+        assert result["ok"] and "still loading" in result["answer"], result
+        assert not any(m["type"] == "model_part" for m in seen), "the rest came before the change"
         client.send({"type": "get_model", "hash": first["hash"]})
-        model, frames = _until(client, "model", seen)
+        model, frames = _until(client, "model", seen, kept=kept)
         first_ids = _glb_ids(frames[0], tmp_path)
         assert model["hash"] == first["hash"] == hashlib.sha256(frames[0]).hexdigest()
-        # a change between the parts: all the furniture, loaded or not
-        client.send({"type": "do", "id": 1, "program": {"steps": [{"op": "hide", "target": {"class": [FURNITURE]}}]}})
-        result, _ = _until(client, "result", seen)
-        assert result["ok"] and "still loading" in result["answer"], result
-        part, frames = _until(client, "model_part", seen)
+        part, frames = _until(client, "model_part", seen, kept=kept)
         part_ids = _glb_ids(frames[0], tmp_path)
         assert part["base"] == first["hash"] and part["elements"] == len(part_ids) == first["pending"]
         assert part["size"] == len(frames[0])
-        status, _ = _until(client, "status", seen)
+        status, _ = _until(client, "status", seen, kept=kept)
         assert "fully loaded" in status["text"], status
         assert any(m["type"] == "status" and m["text"].startswith("Loading") for m in seen), seen
         # a new hello gets the full model, and the change made between the parts
@@ -159,7 +170,7 @@ def test_serve_streams_the_rest_as_a_model_part(tmp_path: Path) -> None:
         again, _ = _until(client, "welcome", seen)
         assert again["model"]["hash"] == part["hash"] and "pending" not in again["model"]
         client.send({"type": "get_model", "hash": part["hash"]})
-        _, frames = _until(client, "model", seen)
+        _, frames = _until(client, "model", seen, kept=kept)
         full_ids = _glb_ids(frames[0], tmp_path)
         assert sorted(full_ids) == sorted(first_ids + part_ids) and len(set(full_ids)) == len(full_ids)
         classes = _classes(frames[0], tmp_path)
@@ -167,7 +178,7 @@ def test_serve_streams_the_rest_as_a_model_part(tmp_path: Path) -> None:
         assert new_furniture and new_furniture <= set(again["state"]["hidden"])
         # the first view's glb is still there for an engine that asks late
         client.send({"type": "get_model", "hash": first["hash"]})
-        late, _ = _until(client, "model", seen)
+        late, _ = _until(client, "model", seen, kept=kept)
         assert late["hash"] == first["hash"]
     finally:
         client.close()
