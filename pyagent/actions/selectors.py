@@ -537,6 +537,12 @@ class Resolver:
                     a, c = int(anchors[0]), int(anchors[1])
                 else:
                     raise SelectionError("'between' needs two things")
+                ga, gc = sp.ids[a], sp.ids[c]
+                if self.b.elements[ga].ifc_class == "IfcSpace" and self.b.elements[gc].ifc_class == "IfcSpace":
+                    # between two rooms: what bounds both (the door from one into the other), where known
+                    joining = rows[[{ga, gc} <= set(self.b.elements[sp.ids[r]].sides) for r in rows]]
+                    if len(joining):
+                        return joining, False
                 return rows[sp.between_mask(a, c, rows)], False
             if kind in ("above", "below"):
                 lo, hi = sp.bmin[anchors].min(axis=0), sp.bmax[anchors].max(axis=0)

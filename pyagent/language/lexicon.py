@@ -13,7 +13,7 @@ import yaml
 from rapidfuzz import fuzz, process
 
 from pyagent.language import phrasing
-from pyagent.language.building_words import PROPERTY_WORDS, BuildingWords, closest, from_building
+from pyagent.language.building_words import ABBREVIATIONS, PROPERTY_WORDS, BuildingWords, closest, from_building
 from pyagent.language.storey_ordinals import roof_storeys
 from pyagent.language.units import length_units
 from pyagent.model import Building
@@ -118,11 +118,21 @@ def room_phrases(name: str, long_name: str) -> set[str]:
     name_text = ascii_fold(f"{name} {long_name}")
     raw_text = fold(f"{name} {long_name}")
     tokens = set(_LETTERS.findall(name_text)) | set(_LETTERS.findall(raw_text))
+    # drawing abbreviations spelt out ("CORR" is a corridor, "KIT" a kitchen: data/abbreviations.yaml)
+    spelt = [ABBREVIATIONS[t] for t in sorted(tokens) if t in ABBREVIATIONS]
+    tokens |= {w for phrase in spelt for w in phrase.split()}
+    name_text = " ".join([name_text, *spelt])
     everyday: set[str] = set()
     for word, fragments in ROOM_SYNONYMS.items():
         if any(_has_fragment(ascii_fold(f), name_text, tokens) or _has_fragment(fold(f), raw_text, tokens)
                for f in fragments):
             everyday.add(word)
+    # a room labelled with one short word cut from an everyday room word ("kitc"): that room word
+    labels = [t for t in (ascii_fold(long_name).strip(), ascii_fold(name).strip()) if t.isalpha() and 3 <= len(t) <= 5]
+    if not everyday and labels:
+        cut = {word for word in ROOM_SYNONYMS if " " not in word and word.startswith(labels[0]) and word != labels[0]}
+        if len(cut) == 1:
+            everyday |= cut
     phrases |= everyday
     for text in (name, long_name):
         words = _LETTERS.findall(ascii_fold(text))

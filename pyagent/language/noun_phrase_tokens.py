@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from rapidfuzz import fuzz, process
@@ -36,6 +36,9 @@ MATERIAL_WORDS: dict[str, str] = {
 MATERIAL_FRAGMENTS: dict[str, tuple[str, ...]] = {
     str(k): tuple(str(f) for f in v) for k, v in yaml.safe_load(
         (Path(__file__).parent / "data" / "material_words.yaml").read_text(encoding="utf-8")).items()}
+# Words that, after a room's name, say it is a room ("the caretaker's office", "the chemistry lab"): the
+# room nouns and the everyday room words of one word.
+_ROOM_HEADS = ROOM_NOUNS | frozenset(w for w in ROOM_SYNONYMS if " " not in w)
 # Words before the head that are never part of one of the building's two-word names.
 _NAME_PART_STOP = frozenset({"the", "a", "an", "all", "my", "this", "that", "of", "in", "on"})
 # After "floor 2" these make a move, not a storey ("one floor up").
@@ -213,7 +216,7 @@ class Tagger:
             if token.type == "ROOM":  # "the chemistry lab", "the caretaker's office", "the waiting area"
                 while i < n:
                     nxt = self._longest(words, folded, i)
-                    if words[i] in ROOM_NOUNS and (nxt is None or nxt.type != "ROOM"):
+                    if words[i] in _ROOM_HEADS and (nxt is None or nxt.type != "ROOM"):
                         token = NPToken("ROOM", f"{token.text} {words[i]}", token.value, token.plural)
                         i += 1
                     elif nxt is not None and nxt.type == "ROOM":
@@ -351,6 +354,11 @@ class Tagger:
             stem = self.building.get((word[:-2],))
             if stem is not None and stem.type in ("CLASS", "KIND"):
                 return NPToken(stem.type, word, stem.value, stem.plural)
+            # "Kris's office", "the professor's office": the room labelled with the name or its first letters
+            if i + 1 < len(words) and words[i + 1] in _ROOM_HEADS:
+                room = self._labelled(word[:-2])
+                if room is not None:
+                    return NPToken("ROOM", word, room, False)
         if _NUMBER.fullmatch(word):
             return NPToken("NUMBER", word, float(word))
         if word in length_units() and word != "in":
@@ -363,7 +371,29 @@ class Tagger:
         cognate = self._cognate(word)
         if cognate is not None:
             return cognate
+        if i + 1 < len(words) and words[i + 1] in _ROOM_HEADS and word.isalpha():  # "the seminar room": "semi"
+            room = self._labelled(word)
+            if room is not None:
+                return NPToken("ROOM", word, room, False)
         return NPToken("WORD", word, word)
+
+    def _labelled(self, said: str) -> RoomEntry | None:
+        """The one room whose whole name is ``said`` or a short label ``said`` starts with (4 letters or more:
+        "prof" for "professor")."""
+        entry = self.building.get((said,))
+        if entry is not None and entry.type == "ROOM":
+            return cast(RoomEntry, entry.value)
+        found = [e for label, e in self.room_labels.items() if said.startswith(label) and len(said) > len(label)]
+        return found[0] if len(found) == 1 else None
+
+    @cached_property
+    def room_labels(self) -> dict[str, RoomEntry]:
+        """Rooms whose whole name is one short word of 4 or 5 letters (a drawing label: "prof", "kris")."""
+        out: dict[str, RoomEntry] = {}
+        for entry in self.lex.rooms:
+            if entry.phrase.isalpha() and 4 <= len(entry.phrase) <= 5 and len(entry.ids) == 1:
+                out[entry.phrase] = entry
+        return out
 
     def _cognate(self, word: str) -> NPToken | None:
         """A room named by a word of another language that is spelt nearly the same ("bacteriology" for

@@ -103,3 +103,42 @@ def test_german_furniture_names_by_english_words() -> None:
     s = Session.open(REVIT_DEU)
     r = s.say("hide the bench")
     assert r.ok and s.scene.hidden == benches, r.answer
+
+
+BPI_OFFICE = BUILDINGS / "autocadarch2012_bpi-office.ifc"  # rooms labelled "kitc", "corr", "semi", "prof", "kris"
+HOM = BUILDINGS / "blenderbim_example-hom.ifc"  # rooms "Kitchen5", "Corridor3", "Children7", "Children10"
+
+
+def _rooms(path: Path) -> dict[str, str]:
+    """Room label (the LongName, else the Name) -> GlobalId, read with ifcopenshell."""
+    return {(s.LongName or s.Name): s.GlobalId for s in ifcopenshell.open(str(path)).by_type("IfcSpace")}
+
+
+def test_rooms_by_drawing_labels() -> None:
+    rooms = _rooms(BPI_OFFICE)
+    s = Session.open(BPI_OFFICE)
+    for said, label in (("the kitchen", "kitc"), ("the corridor", "corr"), ("the seminar room", "semi"),
+                        ("the professor's office", "prof"), ("Kris's office", "kris")):
+        r = s.say(f"hide {said}")
+        assert r.ok and s.scene.hidden == {rooms[label]}, (said, r.answer)
+        s.say("undo")
+
+
+def test_kids_rooms_and_the_door_between_two_rooms() -> None:
+    rooms = {name.rstrip("0123456789"): [] for name in _rooms(HOM)}
+    for name, gid in _rooms(HOM).items():
+        rooms[name.rstrip("0123456789")].append(gid)
+    s = Session.open(HOM)
+    r = s.say("hide the kids' rooms")
+    assert r.ok and s.scene.hidden == set(rooms["Children"]) and len(rooms["Children"]) == 2, r.answer
+    s.say("undo")
+    model = ifcopenshell.open(str(HOM))
+    # the doors that bound both the kitchen and the corridor (IfcRelSpaceBoundary), read independently
+    def bounded(space: str) -> set[str]:
+        return {b.RelatedBuildingElement.GlobalId for b in model.by_type("IfcRelSpaceBoundary")
+                if b.RelatingSpace.GlobalId in rooms[space] and b.RelatedBuildingElement is not None
+                and b.RelatedBuildingElement.is_a("IfcDoor")}
+    joining = bounded("Kitchen") & bounded("Corridor")
+    assert len(joining) == 1
+    r = s.say("hide the door between the kitchen and the corridor")
+    assert r.ok and s.scene.hidden == joining, r.answer
