@@ -112,19 +112,24 @@ def _shapes(parts: list[GlbPart], recentre: bool) -> tuple[Shapes, np.ndarray]:
     vo = _offsets([len(p.verts) for p in parts])
     verts = (np.concatenate([np.asarray(p.verts, np.float32) for p in parts]) if n
              else np.zeros((0, 3), np.float32))
-    verts = verts[:, [0, 2, 1]]  # pyagent.frames.ifc_to_godot, in float32 (exact: a swap and a negation)
-    verts[:, 2] *= -1.0
+    # pyagent.frames.ifc_to_godot, in float32 (exact: a swap and a negation), in place
+    y = verts[:, 1].copy()
+    verts[:, 1] = verts[:, 2]
+    verts[:, 2] = -y
+    del y
     faces = (np.concatenate([np.asarray(p.faces, np.int32) for p in parts]) if fo[-1]
              else np.zeros((0, 3), np.int32))
     element = np.repeat(np.arange(n, dtype=np.int32), np.diff(fo))
     material = (np.concatenate([np.asarray(p.face_material, np.int32) for p in parts]) if fo[-1]
                 else np.zeros(0, np.int32))
     # by element, then colour (stable): most elements have one colour and come sorted already
-    if bool(np.any((np.diff(material) < 0) & (np.diff(element) == 0))):
-        order = np.lexsort((material, element))
-        faces = faces[order]
-        material = material[order]
-        del order
+    down = np.flatnonzero((np.diff(material) < 0) & (np.diff(element) == 0))
+    for e in np.unique(element[down]).tolist():  # the elements whose colours are not sorted yet, each in place
+        a, b = int(fo[e]), int(fo[e + 1])
+        order = np.argsort(material[a:b], kind="stable")
+        faces[a:b] = faces[a:b][order]
+        material[a:b] = material[a:b][order]
+    del down
     has = np.diff(fo) > 0
     lo = np.full((n, 3), np.inf, np.float32)
     hi = np.full((n, 3), -np.inf, np.float32)
@@ -163,16 +168,21 @@ def write_glb(parts: Iterable[GlbPart], palette: np.ndarray, path: Path, root_na
     tris = shapes.triangles_of(np.flatnonzero(keep), element[keep])
     material = shapes.material[keep]
     k_elem = element[keep]
-    t64 = tris.astype(np.float64)
-    normals = np.cross(t64[:, 1] - t64[:, 0], t64[:, 2] - t64[:, 0])
-    length = np.linalg.norm(normals, axis=1, keepdims=True)
-    drawn = length[:, 0] > 1e-12  # a triangle of no area (in float32) draws nothing and has no normal
+    del shapes, element, keep  # every element's faces and vertices: only the written ones are needed now
+    # face normals in float64, a chunk of faces at a time (a large building's would be its largest array)
+    normals = np.empty((len(tris), 3), np.float32)
+    drawn = np.ones(len(tris), bool)
+    for a in range(0, len(tris), _CHUNK_FACES):
+        t64 = tris[a:a + _CHUNK_FACES].astype(np.float64)
+        n64 = np.cross(t64[:, 1] - t64[:, 0], t64[:, 2] - t64[:, 0])
+        length = np.linalg.norm(n64, axis=1, keepdims=True)
+        drawn[a:a + len(t64)] = length[:, 0] > 1e-12  # a triangle of no area draws nothing and has no normal
+        normals[a:a + len(t64)] = n64 / np.where(length > 1e-12, length, 1.0)
+        del t64, n64, length
     if not drawn.all():
-        tris, material, k_elem, normals, length = (tris[drawn], material[drawn], k_elem[drawn], normals[drawn],
-                                                   length[drawn])
-    normals = normals / length
+        tris, material, k_elem, normals = tris[drawn], material[drawn], k_elem[drawn], normals[drawn]
     positions = tris.reshape(-1, 3)
-    normal_data = np.repeat(normals.astype(np.float32), 3, axis=0)
+    normal_data = np.repeat(normals, 3, axis=0)
     # A primitive per run of (element, colour) among the written faces.
     brk = np.flatnonzero((np.diff(k_elem) != 0) | (np.diff(material) != 0)) + 1
     run_start = np.concatenate([[0], brk]).astype(np.int64) if len(k_elem) else np.zeros(0, np.int64)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -43,6 +45,16 @@ class LoadedBuilding:
         return have / (have + len(self.pending)) if have + len(self.pending) else 1.0
 
 
+def _give_back_memory() -> None:
+    """Collect garbage and hand freed heap pages back to the system (glibc's ``malloc_trim``; nothing
+    elsewhere): the peak of a large load is reached in its later stages, on top of what earlier ones let go."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 #: Called with the first view of a building (fast kernel only, ``pending`` not yet in) while the rest loads.
 FirstView = Callable[[LoadedBuilding], None]
 
@@ -81,7 +93,10 @@ def _first_view(model: ifcopenshell.file, step: Pass, src: Path, digest: str, fo
     stats = write_glb(first_parts, step.meshes.materials, folder / "first.glb", copies=step.meshes.copy_of)
     timings["first_view"] = time.perf_counter() - t0
     first_view(LoadedBuilding(first, step.meshes, folder / "first.glb", False, dict(timings), list(step.pending)))
-    return [p.name for p in first_parts], stats.repeats
+    names = [p.name for p in first_parts]
+    del first, first_parts
+    _give_back_memory()
+    return names, stats.repeats
 
 
 def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
@@ -122,6 +137,7 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
             timings["tessellate_fast"] = time.perf_counter() - t
             first_glb = _first_view(model, step, src, digest, folder, first_view, timings, t0)
     del step  # the passes' meshes are let go once joined (unless the first view's caller keeps them)
+    _give_back_memory()
     if repaired.cleared:
         warnings = [f"{repaired.cleared} names or tags on {repaired.instances} elements were written as '*' "
                     "(a derived value) and were read as empty", *warnings]
@@ -132,6 +148,8 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     t = time.perf_counter()
     progress("ingest", 0, 1)
     building = build_building(model, meshes, str(src), digest, warnings)
+    del model  # the file's entities are not needed to write (a large file's take tens of megabytes)
+    _give_back_memory()
     progress("ingest", 1, 1)
     timings["ingest"] = time.perf_counter() - t
     t = time.perf_counter()

@@ -224,11 +224,19 @@ class _Collector:
         fo[1:] = np.cumsum([len(f) for f in self.faces])
         mats = np.array(sorted(self.material_index, key=self.material_index.__getitem__),
                         dtype=np.float32).reshape(-1, 4)
-        all_verts = np.concatenate(self.verts) if self.verts else np.zeros((0, 3), np.float64)
-        at = local_origin(all_verts) if origin is None else origin
+        if origin is None:  # from the elements' extents (their corners give the same origin as every vertex)
+            ends = [np.stack([v.min(axis=0), v.max(axis=0)]) for v in self.verts if len(v)]
+            at = local_origin(np.concatenate(ends) if ends else np.zeros((0, 3)))
+        else:
+            at = origin
+        # each element made relative to the origin in float64 and stored in float32, one at a time: the
+        # float64 vertices are never joined (a large building's would be the load's largest array)
+        packed = np.empty((int(vo[-1]), 3), np.float32)
+        for a, v in zip(vo[:-1].tolist(), self.verts, strict=True):
+            packed[a:a + len(v)] = v - at
         part = MeshSet(
             ids=self.ids, vert_offsets=vo, face_offsets=fo, origin=at,
-            verts=(all_verts - at).astype(np.float32),
+            verts=packed,
             faces=np.concatenate(self.faces) if self.faces else np.zeros((0, 3), np.int32),
             face_material=np.concatenate(self.mats) if self.mats else np.zeros(0, np.int32),
             materials=mats, copy_of=self.copy_of,
