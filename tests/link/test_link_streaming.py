@@ -28,10 +28,9 @@ from pyagent.session import Session
 
 REPO = Path(__file__).resolve().parents[2]
 FZK = REPO / "ifc" / "AC20-FZK-Haus.ifc"  # its fast pass leaves nothing out since boolean bodies are made in it
-# files whose fast pass leaves elements out: furniture drawn by mapped items with openings cut into them,
-# revolved solids
+# a file whose fast pass leaves enough out to stream the rest: furniture drawn as surface models with
+# openings cut into them (MiniProject's few revolved members come with the whole building, no first view)
 DUPLEX = REPO / "ifc" / "duplex.ifc"
-MINI = REPO / "ifc" / "MiniProject.ifc"
 FURNITURE = "IfcFurnishingElement"  # duplex's elements in the second part
 HOLD_S = 3.0  # the rest of duplex comes within a second: held back so that a change can be made between
 
@@ -55,9 +54,8 @@ def _glb_ids(data: bytes, tmp: Path) -> list[str]:
     return node_names(path)
 
 
-@pytest.mark.parametrize("which", ["duplex", "mini"])
-def test_the_streamed_session_ends_as_a_one_shot_load(which: str, tmp_path: Path) -> None:
-    path = DUPLEX if which == "duplex" else MINI
+def test_the_streamed_session_ends_as_a_one_shot_load(tmp_path: Path) -> None:
+    path = DUPLEX
     background = BackgroundLoad(path, cache=tmp_path / "streamed", use_cache=False)
     first = background.wait_first()
     assert first is not None and first.pending, "this file's fast pass leaves nothing out: nothing to stream"
@@ -163,7 +161,9 @@ def test_serve_streams_the_rest_as_a_model_part(tmp_path: Path) -> None:
         assert part["base"] == first["hash"] and part["elements"] == len(part_ids) == first["pending"]
         assert part["size"] == len(frames[0])
         status, _ = _until(client, "status", seen, kept=kept)
-        assert "fully loaded" in status["text"], status
+        while "fully loaded" not in status["text"]:  # "Loading ..." lines heard while the rest was made
+            assert status["text"].startswith("Loading"), status
+            status, _ = _until(client, "status", seen, kept=kept)
         assert any(m["type"] == "status" and m["text"].startswith("Loading") for m in seen), seen
         # a new hello gets the full model, and the change made between the parts
         client.send({"type": "hello", "protocol": 2})
