@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -93,6 +93,7 @@ class NounPhrase:
     words_after: tuple[str, ...] = ()  # ... after it (none of the readings below uses them)
     storeys: tuple[StoreyRef, ...] = ()
     rooms: tuple[RoomRef, ...] = ()
+    rooms_listed: bool = False  # "the kitchen and the WC": the rooms together, nothing else said
     compass: tuple[str, ...] = ()
     relations: tuple[Relation, ...] = ()
     comparisons: tuple[Comparison, ...] = ()
@@ -296,6 +297,20 @@ class _ToNounPhrase(Transformer[Token, Any]):
 
     def headless(self, items: list[Any]) -> NounPhrase:
         return _collect(items, self.tokens)
+
+    def rooms_listed(self, items: list[Any]) -> NounPhrase:
+        fields: list[Any] = []
+        for item in items:
+            t = _np(item) if isinstance(item, Token) else None
+            if t is None:
+                fields.append(item)
+            elif t.type == "ROOM":
+                fields.append(("rooms", RoomRef(t.value, t.text, t.plural)))
+            elif t.type == "ARTICLE":
+                fields.append(("articles", t))
+            elif t.type == "QUANTIFIER":
+                fields.append(("quantifiers", t))
+        return replace(_collect(fields, self.tokens), rooms_listed=True)
 
     def start(self, items: list[NounPhrase]) -> NounPhrase:
         return items[0]

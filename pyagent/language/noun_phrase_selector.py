@@ -37,6 +37,9 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         raise NotCovered("unknown words after the head")
     if phrase.house_number is not None:
         raise NotCovered("a house of several by its number")
+    if phrase.rooms_listed:  # "the kitchen and the WC"
+        ids = sorted({g for r in phrase.rooms if r.entry is not None for g in r.entry.ids})
+        return {"class": ["IfcSpace"], "ids": ids} if ids else None
     if len(phrase.rooms) > 1 or len(phrase.storeys) > 1 or len(phrase.marks) > 1:
         raise NotCovered("more than one room, storey or mark")
     if phrase.head is None and phrase.words_before and not phrase.rooms:
