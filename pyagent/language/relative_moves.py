@@ -85,8 +85,8 @@ def clause(text: str, ctx: ParseContext | None = None, so_far: list[Step] | None
         if m is None:
             continue
         g = m.groupdict()
-        if kind == "walk":
-            step = _walk(g)
+        if kind in ("walk", "walk_on"):
+            step = _walk(g, "forward" if kind == "walk_on" else "back")
         else:
             step = _change_floor(g)
         if step is not None:
@@ -94,9 +94,10 @@ def clause(text: str, ctx: ParseContext | None = None, so_far: list[Step] | None
     return None
 
 
-def _walk(g: dict[str, str | None]) -> Step | None:
+def _walk(g: dict[str, str | None], default: str = "back") -> Step | None:
+    """A walk; with no direction said, ``default`` ("back up": back; "walk three metres": on, forward)."""
     w = _words()
-    direction = w["direction"][str(g["direction"])] if g.get("direction") else "back"
+    direction = w["direction"][str(g["direction"])] if g.get("direction") else default
     metres = _metres(g)
     if metres is None and g.get("steps"):
         metres = float(w["steps"][str(g["steps"])]) * float(_data()["pace_m"])

@@ -37,7 +37,8 @@ def session_at(sessions: ev.Sessions, yaw: float = 0.0) -> Any:
     ("move forward two metres", "forward", 2.0), ("step back", "back", 1.0), ("step back a bit", "back", 0.5),
     ("walk 50 centimetres to the left", "left", 0.5), ("take two steps to the right", "right", 1.5),
     ("go forward one and a half metres", "forward", 1.5), ("back up a little", "back", 0.5),
-    ("move me forward by 3 feet", "forward", 0.9144)])
+    ("move me forward by 3 feet", "forward", 0.9144), ("walk three metres", "forward", 3.0),
+    ("walk 2 metres more", "forward", 2.0)])
 def test_phrasings(text: str, direction: str, metres: float) -> None:
     steps = relative_moves.clause(normalise(text))
     assert steps == [{"op": "walk", "direction": direction, "distance": pytest.approx(metres)}]
