@@ -453,6 +453,9 @@ class Parser:
         return [{"op": "count", "target": sel}]
 
     def _exists(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        joined = self._rooms_joined(c, ctx)
+        if joined is not None:
+            return joined
         m = re.match(r"^(is|are) (?!there\b)(?P<np>.+ (next to|beside|near|above|below|under|behind|"
                      r"in front of|left of|"
                      r"right of|adjacent to|close to|between|on top of|within) .+)$", c)
@@ -474,6 +477,25 @@ class Parser:
             return None
         sel.pop("limit", None)
         return [{"op": "exists", "target": sel}]
+
+    def _rooms_joined(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        """Yes or no: does a door lead from one room straight into another ("can I walk straight from the
+        kitchen into the living room?", "is the kitchen connected to the hall?", "does the hall open onto
+        the terrace?")."""
+        m = re.fullmatch(r"(can (i|we|you|one) (walk|go|get|step|pass|move) (straight|directly|right) (from )?"
+                         r"(?P<a>.+?) (into|to|through to|through into) (?P<b>.+?)"
+                         r"|(is|are) (?P<a2>.+?) (directly |straight )?(connected|linked|joined) (to|with) (?P<b2>.+?)"
+                         r"|(does|do) (?P<a3>.+?) (open|lead|give) (straight |directly )?(into|onto|to|on to) "
+                         r"(?P<b3>.+?))"
+                         r"( directly| straight)?", c)
+        if not m:
+            return None
+        a = m.group("a") or m.group("a2") or m.group("a3")
+        b = m.group("b") or m.group("b2") or m.group("b3")
+        first, second = self.selector(a, ctx), self.selector(b, ctx)
+        if first is None or second is None or first.get("class") != ["IfcSpace"] or second.get("class") != ["IfcSpace"]:
+            return None
+        return [{"op": "exists", "target": {**second, "relations": [{"rel": "connected", "of": first}]}}]
 
     def _distance(self, c: str, ctx: ParseContext) -> list[Step] | None:
         m = re.match(r"^how far apart (are|is) (?P<np>.+)$", c) or re.match(

@@ -142,3 +142,20 @@ def test_kids_rooms_and_the_door_between_two_rooms() -> None:
     assert len(joining) == 1
     r = s.say("hide the door between the kitchen and the corridor")
     assert r.ok and s.scene.hidden == joining, r.answer
+
+
+def test_yes_or_no_a_door_leads_from_one_room_into_another() -> None:
+    model = ifcopenshell.open(str(HOM))
+    by_name = {s.Name: s.GlobalId for s in model.by_type("IfcSpace")}
+    doors: dict[str, set[str]] = {}
+    for b in model.by_type("IfcRelSpaceBoundary"):
+        if b.RelatedBuildingElement is not None and b.RelatedBuildingElement.is_a("IfcDoor"):
+            doors.setdefault(b.RelatingSpace.GlobalId, set()).add(b.RelatedBuildingElement.GlobalId)
+    s = Session.open(HOM)
+    for a, b, said in (("Kitchen5", "Corridor3", "does the kitchen open into the corridor?"),
+                       ("Kitchen5", "Living1", "can I walk straight from the kitchen into the living room?"),
+                       ("Living1", "Kitchen5", "is the living room connected to the kitchen?")):
+        joined = bool(doors.get(by_name[a], set()) & doors.get(by_name[b], set()))
+        r = s.say(said)
+        assert r.ok and r.value is joined, (said, r.answer)
+        assert ("Yes" if joined else "No") in r.answer and a in r.answer and b in r.answer, r.answer

@@ -15,6 +15,14 @@ KIND = "query"
 
 
 def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
-    ids = ex.targets(ctx, step["target"], allow_empty=True)
-    noun = noun_for(step["target"], 1)
+    target = step["target"]
+    ids = ex.targets(ctx, target, allow_empty=True)
+    rels = target.get("relations") or []
+    if target.get("ids") and len(target["ids"]) == 1 and len(rels) == 1 and rels[0].get("rel") == "connected":
+        # "can I walk straight from the kitchen into the living room?": say which rooms
+        others = ex.targets(ctx, rels[0]["of"], allow_empty=True)
+        if len(others) == 1:
+            a, b = ctx.building.elements[others[0]].label(), ctx.building.elements[target["ids"][0]].label()
+            return bool(ids), say("joined_yes" if ids else "joined_no", a=a, b=b), ids
+    noun = noun_for(target, 1)
     return bool(ids), say("exists_yes" if ids else "exists_no", noun=noun), ids
