@@ -1,7 +1,8 @@
-"""Bodies built from IFC boolean trees (``IfcBooleanResult``, ``IfcBooleanClippingResult``), without
-OpenCASCADE: the fast kernel tessellates each operand solid on its own (``cgal-simple`` makes solids in
-a millisecond but cannot combine them) and manifold3d combines the meshes. Half-spaces (plain, boxed and
-polygonally bounded) become plane cuts.
+"""Bodies built from IFC boolean trees (``IfcBooleanResult``, ``IfcBooleanClippingResult``) and bodies
+with openings, without OpenCASCADE: the fast kernel tessellates each operand solid on its own
+(``cgal-simple`` makes solids in a millisecond but cannot combine them) and manifold3d combines the
+meshes. Half-spaces (plain, boxed and polygonally bounded) become plane cuts; mapped items are placed by
+their origin and target; openings (``IfcRelVoidsElement``) are cut out of the body.
 
 IfcOpenShell's own manifold kernels (``manifold``, ``hybrid-cgal-simple-manifold``, 0.9) were tried first:
 on MiniProject they return 14 of its 112 boolean bodies different from OpenCASCADE's (up to 0.85 m in
@@ -9,8 +10,8 @@ box and half the volume), with no error; this module finds those (sheets left by
 ``has_sheets``) and leaves them to the hybrid kernel.
 
 Only what this module reads with certainty is made here; anything else (another item type, an operand
-that is not a closed mesh, a representation placed by a mapped item) raises ``NotBuilt`` and the element
-is left to the hybrid kernel. ``tests/core/test_core_csg.py`` compares every element built here with the
+that is not a closed mesh, a mapped item placed in 2D, a damaged entity) raises ``NotBuilt`` and the
+element is left to the hybrid kernel. ``tests/core/test_core_csg.py`` compares every element built here with the
 hybrid kernel's body of it (box and volume) on real files.
 
     body = CsgBodies(model)
