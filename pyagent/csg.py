@@ -143,15 +143,23 @@ class CsgBodies:
 
     # -- what the element is made of ------------------------------------------------------------
 
-    def body_items(self, product: ifcopenshell.entity_instance, voids: bool = True
-                   ) -> list[ifcopenshell.entity_instance]:
+    def body_items(self, product: ifcopenshell.entity_instance) -> list[ifcopenshell.entity_instance]:
         """The items of the product's one Body representation, when there is a boolean to make: a boolean
-        tree among them, or (with ``voids``) openings cut into the product; raises ``NotBuilt`` otherwise."""
+        tree among them, or openings cut into the product; raises ``NotBuilt`` otherwise."""
+        items = self._body(product, ("Body",))
+        if not any(i.is_a(BOOLEANS[0]) for i in items) and not self.openings(product):
+            raise NotBuilt("no boolean item and no opening")
+        return items
+
+    def _body(self, product: ifcopenshell.entity_instance, identifiers: tuple[str, ...]
+              ) -> list[ifcopenshell.entity_instance]:
+        """The items of the product's one shape representation with one of these identifiers, in a context
+        without a coordinate system of its own; raises ``NotBuilt`` otherwise."""
         rep = product.Representation
         bodies = [r for r in (rep.Representations if rep is not None else ())
-                  if r.RepresentationIdentifier == "Body" and r.is_a("IfcShapeRepresentation")]
+                  if r.RepresentationIdentifier in identifiers and r.is_a("IfcShapeRepresentation")]
         if len(bodies) != 1:
-            raise NotBuilt("no single Body representation")
+            raise NotBuilt(f"no single {'/'.join(identifiers)} representation")
         body = bodies[0]
         context = body.ContextOfItems
         wcs = getattr(context, "WorldCoordinateSystem", None) if context is not None else None
@@ -159,12 +167,9 @@ class CsgBodies:
             wcs = getattr(context.ParentContext, "WorldCoordinateSystem", None)
         if wcs is not None and not np.allclose(_axis_placement(wcs, self.scale), np.eye(4)):
             raise NotBuilt("a context with a coordinate system of its own")
-        items = list(body.Items)
-        if not items:
+        if not body.Items:
             raise NotBuilt("no body items")
-        if not any(i.is_a(BOOLEANS[0]) for i in items) and not (voids and self.openings(product)):
-            raise NotBuilt("no boolean item and no opening")
-        return items
+        return list(body.Items)
 
     @staticmethod
     def openings(product: ifcopenshell.entity_instance) -> list[ifcopenshell.entity_instance]:
@@ -181,9 +186,12 @@ class CsgBodies:
         return m
 
     def _items_solid(self, items: list[ifcopenshell.entity_instance]) -> manifold3d.Manifold:
+        """The union of a representation's items (a half-space alone bounds nothing: not made here)."""
         solid = manifold3d.Manifold()
         for item in items:
-            solid = solid + (self._solid(item) if item.is_a(BOOLEANS[0]) else self._solid_leaf_or_fail(item))
+            if item.is_a(HALF_SPACES[0]):
+                raise NotBuilt("a half-space on its own")
+            solid = solid + self._solid(item)
         return solid
 
     # -- building ----------------------------------------------------------------------------
@@ -301,8 +309,7 @@ class CsgBodies:
             into = np.linalg.inv(place)
             cuts = []
             for opening in openings:
-                cut = self._items_solid(self.body_items(opening, voids=False) if _has_boolean(opening)
-                                        else self._plain_items(opening))
+                cut = self._items_solid(self._body(opening, ("Body", "Reference")))
                 cuts.append(_grown(cut).transform((into @ self._placement(opening))[:3, :]))
             solid = solid - manifold3d.Manifold.batch_boolean(cuts, manifold3d.OpType.Add)
         out = solid.to_mesh64()
@@ -320,20 +327,6 @@ class CsgBodies:
         world = v @ place[:3, :3].T + place[:3, 3]
         return CsgMesh(world, f, self.colour(product, items))
 
-    def _plain_items(self, opening: ifcopenshell.entity_instance) -> list[ifcopenshell.entity_instance]:
-        """An opening's body items when none is a boolean (the usual extruded box)."""
-        rep = opening.Representation
-        bodies = [r for r in (rep.Representations if rep is not None else ())
-                  if r.RepresentationIdentifier in ("Body", "Reference") and r.is_a("IfcShapeRepresentation")]
-        if len(bodies) != 1 or not bodies[0].Items:
-            raise NotBuilt("an opening with no single body")
-        return list(bodies[0].Items)
-
-    def _solid_leaf_or_fail(self, item: ifcopenshell.entity_instance) -> manifold3d.Manifold:
-        if item.is_a(HALF_SPACES[0]):
-            raise NotBuilt("a half-space on its own")
-        return self._solid(item)
-
     # -- colour ----------------------------------------------------------------------------------
 
     def colour(self, product: ifcopenshell.entity_instance, items: list[ifcopenshell.entity_instance]
@@ -344,8 +337,7 @@ class CsgBodies:
             rgba = self._item_colour(item)
             if rgba is not None:
                 return rgba
-        material = ifcopenshell.util.element.get_material(product, should_skip_usage=True)
-        for mat in _materials(material):
+        for mat in ifcopenshell.util.element.get_materials(product):
             key = mat.id()
             if key not in self._colours:
                 self._colours[key] = _material_colour(mat)
@@ -388,20 +380,6 @@ def _grown(cutter: manifold3d.Manifold) -> manifold3d.Manifold:
     centre = (lo + hi) / 2.0
     factor = (size + 2.0 * GROW_M) / size
     return cutter.translate(tuple(-centre)).scale(tuple(factor)).translate(tuple(centre))
-
-
-def _has_boolean(product: ifcopenshell.entity_instance) -> bool:
-    rep = product.Representation
-    return any(i.is_a(BOOLEANS[0]) for r in (rep.Representations if rep is not None else ()) for i in r.Items or ())
-
-
-def _materials(material: ifcopenshell.entity_instance | None) -> list[ifcopenshell.entity_instance]:
-    if material is None:
-        return []
-    if material.is_a("IfcMaterial"):
-        return [material]
-    found = ifcopenshell.util.element.get_materials if hasattr(ifcopenshell.util.element, "get_materials") else None
-    return list(found(material)) if found is not None else []
 
 
 def _material_colour(material: ifcopenshell.entity_instance) -> tuple[float, float, float, float] | None:

@@ -10,7 +10,7 @@ each word the longest phrase any table knows: the closed-class words of ``data/n
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -89,45 +89,40 @@ def closed_class() -> dict[tuple[str, ...], tuple[str, Any]]:
         for p in _phrases(words):
             table.setdefault(p, (terminal, value))
 
-    add(WORDS["here_room"], "HERE_ROOM")
-    add(WORDS["this_room"], "THIS_ROOM")
-    for rel, words in WORDS["user_relations"].items():
-        add(words, "USER_RELATION", rel)
-    for key, words in WORDS["superlatives"].items():
-        add([w for w in words if " " in w], "SUPERLATIVE", key)
-    for rel, words in WORDS["anchor_relations"].items():
-        add(words, "ANCHOR_RELATION", rel)
-    add(WORDS["between"], "BETWEEN")
-    add(WORDS["connects"], "CONNECTS")
-    add(WORDS["within"], "WITHIN")
-    for key, words in WORDS["comparatives"].items():
-        add(words, "COMPARATIVE", tuple(key.split("_")))
-    add(WORDS["named"], "NAMED")
-    add(WORDS["except"], "EXCEPT")
-    for side, words in WORDS["compass"].items():
-        add(words, "COMPASS", side)
-    add(WORDS["front_door"], "FRONT_DOOR")
-    add(WORDS["pronouns"], "PRONOUN")
-    add(WORDS["house"], "HOUSE")
-    for key, words in WORDS["superlatives"].items():
-        add(words, "SUPERLATIVE", key)
-    add(WORDS["last"], "LAST")
-    for side, words in WORDS["sides"].items():
-        add(words, "SIDE", side == "outside")
-    for key, words in WORDS["sizes"].items():
-        add(words, "SIZE", key)
-    for key, terminal in _PLAIN_WORDS:
-        add(WORDS[key], terminal)
+    for key, terminal, value_of, several_words in _TABLES:
+        sub_tables = WORDS[key].items() if value_of is not None else [(None, WORDS[key])]
+        for name, phrases in sub_tables:
+            chosen = [w for w in phrases if " " in w] if several_words else phrases
+            add(chosen, terminal, value_of(name) if value_of is not None and name is not None else None)
     add([w for w in WORDS["partitive"] if w not in ("of", "of the")], "PARTITIVE")
     for key, terminal in _WEAK_WORDS:
         add(WORDS[key], terminal)
     return table
 
 
-# Tables of data/noun_phrase_words.yaml read as one terminal each, in the order they win ties.
-_PLAIN_WORDS = (("quantifiers", "QUANTIFIER"), ("articles", "ARTICLE"), ("demonstratives", "DEMONSTRATIVE"),
-                ("one", "ONE"), ("things", "THINGS"), ("and", "AND"), ("existential", "EXISTENTIAL"),
-                ("across", "ACROSS"), ("comma", "COMMA"))
+def _same(name: str) -> Any:
+    return name
+
+
+# Tables of data/noun_phrase_words.yaml in the order they win ties: (key, terminal, None for a list of
+# phrases or what each sub-table's name becomes as the token's value, only the phrases of several words).
+# Superlatives of several words ("nearest to me") come before the relations, the single words after.
+_TABLES: tuple[tuple[str, str, Callable[[str], Any] | None, bool], ...] = (
+    ("here_room", "HERE_ROOM", None, False), ("this_room", "THIS_ROOM", None, False),
+    ("user_relations", "USER_RELATION", _same, False), ("superlatives", "SUPERLATIVE", _same, True),
+    ("anchor_relations", "ANCHOR_RELATION", _same, False), ("between", "BETWEEN", None, False),
+    ("connects", "CONNECTS", None, False), ("within", "WITHIN", None, False),
+    ("comparatives", "COMPARATIVE", lambda name: tuple(name.split("_")), False),
+    ("named", "NAMED", None, False), ("except", "EXCEPT", None, False), ("compass", "COMPASS", _same, False),
+    ("front_door", "FRONT_DOOR", None, False), ("pronouns", "PRONOUN", None, False), ("house", "HOUSE", None, False),
+    ("superlatives", "SUPERLATIVE", _same, False), ("last", "LAST", None, False),
+    ("sides", "SIDE", lambda name: name == "outside", False), ("sizes", "SIZE", _same, False),
+    *((key, terminal, None, False) for key, terminal in (
+        ("quantifiers", "QUANTIFIER"), ("articles", "ARTICLE"), ("demonstratives", "DEMONSTRATIVE"),
+        ("one", "ONE"), ("things", "THINGS"), ("and", "AND"), ("existential", "EXISTENTIAL"),
+        ("across", "ACROSS"), ("comma", "COMMA"))),
+)
+# Read after the partitives; a building word of the same spelling wins over these (``_WEAK``).
 _WEAK_WORDS = (("adverbs", "ADVERB"), ("user", "USER"), ("away", "AWAY"), ("to", "TO"), ("anywhere", "ANYWHERE"),
                ("from_of", "FROM_OF"), ("locatives", "LOCATIVE"), ("area_units", "AREA_UNIT"))
 
