@@ -32,12 +32,13 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
 
 # Everyday kinds found in element names and types (furniture and fittings): kind -> words to look for.
 KIND_WORDS: dict[str, tuple[str, ...]] = {
-    "sofa": ("sofa", "couch", "settee"), "chair": ("chair", "stuhl", "seat"), "armchair": ("armchair", "sessel"),
+    "sofa": ("sofa", "couch", "settee"), "chair": ("chair", "stuhl", "seat"),
+    "armchair": ("armchair", "sessel", "lounge chair", "easy chair"),
     "table": ("table", "tisch"), "desk": ("desk", "schreibtisch"), "bed": ("bed", "bett"),
     "cabinet": ("cabinet", "cupboard", "schrank", "casework", "base cabinet", "upper cabinet"),
     "shelf": ("shelf", "shelving", "regal", "bookcase"), "wardrobe": ("wardrobe", "closet", "dresser"),
     "toilet": ("toilet", "wc", "water closet"), "sink": ("sink", "basin", "lavatory", "waschbecken"),
-    "bathtub": ("bathtub", "bath tub", "tub", "badewanne"), "shower": ("shower", "dusch", "douche"),
+    "bathtub": ("bathtub", "bath tub", "bath", "tub", "badewanne"), "shower": ("shower", "dusch", "douche"),
     "fridge": ("refrigerator", "fridge"), "stove": ("range", "stove", "cooker", "oven"),
     "dishwasher": ("dishwasher",), "skylight": ("skylight", "roof window", "dachfenster"),
     "counter": ("counter", "countertop", "worktop"),
@@ -46,6 +47,16 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "washer": ("washer", "washing machine"), "dryer": ("dryer",),
     "bench": ("bench", "sitzbank", "bank"), "kitchenette": ("kitchenette", "küchenzeile", "kitchen unit", "pantry"),
 }
+
+# The classes things of a kind are written as (furniture, fittings, fixtures, stand-ins).
+KIND_CLASSES: frozenset[str] = frozenset({
+    "IfcFurnishingElement", "IfcFurniture", "IfcSystemFurnitureElement", "IfcSanitaryTerminal", "IfcFlowTerminal",
+    "IfcBuildingElementProxy", "IfcElectricAppliance", "IfcLightFixture", "IfcLamp"})
+
+# A kind that names nothing in a building falls back to the broader kind it is one of: "the armchairs"
+# where the lounge chairs are typed "Chair_Viper".
+BROADER_KINDS: dict[str, str] = {"armchair": "chair", "desk": "table", "nightstand": "table",
+                                 "wardrobe": "cabinet", "dresser": "cabinet"}
 
 
 @lru_cache(maxsize=4096)

@@ -15,7 +15,7 @@ from pyagent.model import OUTSIDE, Building, Element, Pose, Storey
 from pyagent.review.sections import cut_away
 from pyagent.scenegraph import SceneGraph
 from pyagent.spatial import NEAR_M, NEXT_TO_M, SpatialIndex
-from pyagent.vocabulary import KIND_WORDS, class_matches, class_noun, plural, singular_noun
+from pyagent.vocabulary import BROADER_KINDS, KIND_CLASSES, KIND_WORDS, class_matches, class_noun, plural, singular_noun
 
 DIRECTIONAL = ("in_front", "behind", "left", "right")
 SIDE_WORDS = {"in_front": "in front of you", "behind": "behind you", "left": "to your left", "right": "to your right"}
@@ -187,7 +187,11 @@ def kind_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, kind: s
         return bool(whole.search(" ".join(NAME_TAIL.sub("", t.lower()) for t in
                                           (el.name, el.object_type, el.type_name, el.long_name))))
 
-    return _graded(rows, [by_whole_words, lambda r: _matches_kind(els[ids[r]], kind)])
+    hit = _graded(rows, [by_whole_words, lambda r: _matches_kind(els[ids[r]], kind)])
+    broader = BROADER_KINDS.get(kind.lower())
+    if not len(hit) and broader is not None:
+        return kind_rows(els, ids, rows, broader)
+    return hit
 
 
 def name_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, name: str) -> np.ndarray:
@@ -378,9 +382,13 @@ class Resolver:
         ids = sp.ids
         if sel.get("class"):
             rows = rows[sp.class_mask(frozenset(sel["class"]))[rows]]
-        if sel.get("kind"):
+        if sel.get("kind") and sel.get("name"):
+            both = name_rows(els, ids, kind_rows(els, ids, rows, sel["kind"]), sel["name"])
+            # "the kitchen counter" where the counter is a fitting named "kitchen": the name alone
+            rows = both if len(both) else name_rows(els, ids, rows[sp.class_mask(KIND_CLASSES)[rows]], sel["name"])
+        elif sel.get("kind"):
             rows = kind_rows(els, ids, rows, sel["kind"])
-        if sel.get("name"):
+        elif sel.get("name"):
             rows = name_rows(els, ids, rows, sel["name"])
         if sel.get("storey"):
             st = resolve_storey(b, ctx, sel["storey"])

@@ -136,6 +136,9 @@ def room_phrases(name: str, long_name: str) -> set[str]:
     phrases |= everyday
     for text in (name, long_name):
         words = _LETTERS.findall(ascii_fold(text))
+        # a room noun written onto the word before it ("Technicalroom", "Meetingroom"): also said apart
+        phrases.update(f"{w[:-len(noun)]} {noun}" for w in words for noun in ROOM_NOUNS
+                       if w.endswith(noun) and len(w) - len(noun) >= 3)
         core = [w for w in words if w not in ROOM_NOUNS]
         if len(words) > len(core) >= 1 and len(" ".join(core)) > 2:
             phrases.add(" ".join(core))

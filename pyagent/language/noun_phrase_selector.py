@@ -188,8 +188,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         sel.setdefault("order", "nearest")
     if phrase.materials:
         classes = tuple(head.value[1]) if head is not None and head.kind == "class" else ()
-        fragment = parser.noun_phrases.tagger.material_fragment(phrase.materials[0], classes)
-        sel.setdefault("where", []).append({"key": "material", "cmp": "contains", "value": fragment})
+        key, fragment = parser.noun_phrases.tagger.material_filter(phrase.materials[0], classes)
+        sel.setdefault("where", []).append({"key": key, "cmp": "contains", "value": fragment})
 
     # The head.
     noun_found = False

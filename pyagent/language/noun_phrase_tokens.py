@@ -153,6 +153,9 @@ class Tagger:
                 self._put(word, NPToken("KIND", word, kind, False))
         for entry in reversed(lex.rooms):  # longest phrases were first: keep them on top
             self._put_room(entry)
+        for word, fragment in self._rooms_as_things().items():  # "the kitchen" with no kitchen: the kitchen unit
+            self._put(word, NPToken("NAME", word, fragment, False))
+            self._put(plural_noun(word), NPToken("NAME", plural_noun(word), fragment, True))
         for phrase in sorted(STOREY_WORDS, key=len):
             self._put(phrase, NPToken("STOREY", phrase, phrase))
         for phrase in ("up there", "above us", "upper", "top"):
@@ -171,6 +174,23 @@ class Tagger:
             sizes.setdefault(key[0], set()).add(len(key))
         self.sizes = {w: sorted(n, reverse=True) for w, n in sizes.items()}
 
+    def _rooms_as_things(self) -> dict[str, str]:
+        """Everyday room words that name no room here and no kind or class, but end a word of an element's
+        name in one of their languages ("the kitchen" where the only kitchen is a unit typed
+        "Konzeptküche"): word -> the fragment as the names write it (a compound's last part is what it is)."""
+        heads = {words[-1] for e in self.lex.building.products() for t in (e.name, e.type_name, e.object_type)
+                 if t and (words := re.findall(r"[^\W\d_]+", fold(t)))}
+        out: dict[str, str] = {}
+        for word, fragments in ROOM_SYNONYMS.items():
+            if tuple(word.split()) in self.building or tuple(word.split()) in self.closed:
+                continue
+            for fragment in fragments:
+                if len(fragment) >= 4 and fragment.isalpha() and (fragment,) not in self.building \
+                        and any(h.endswith(fragment) for h in heads):
+                    out[word] = fragment
+                    break
+        return out
+
     def _put(self, said: str, token: NPToken) -> None:
         key = tuple(said.split())
         if key:
@@ -183,7 +203,26 @@ class Tagger:
 
     def tokens(self, text: str) -> list[NPToken]:
         """The phrase as typed tokens."""
-        return list(self._tokens(text.split()))
+        out = list(self._tokens(text.split()))
+        # a room word that is also a kind of fitting here, said with such a thing ("the bath and the
+        # shower"): the fitting
+        for i, token in enumerate(out):
+            if token.type == "ROOM" and token.text in self.lex.kinds and self._with_kind(out, i):
+                out[i] = NPToken("KIND", token.text, self.lex.kinds[token.text], token.plural)
+        return out
+
+    @staticmethod
+    def _with_kind(tokens: list[NPToken], i: int) -> bool:
+        """Is token ``i`` joined by "and" to a kind of thing (an article between allowed)?"""
+        for step in (1, -1):
+            j = i + step
+            if 0 <= j < len(tokens) and tokens[j].type == "AND":
+                j += step
+                if 0 <= j < len(tokens) and tokens[j].type == "ARTICLE":
+                    j += step
+                if 0 <= j < len(tokens) and tokens[j].type == "KIND":
+                    return True
+        return False
 
     def _tokens(self, words: list[str]) -> Iterator[NPToken]:
         folded = [ascii_fold(w) for w in words]
@@ -335,6 +374,22 @@ class Tagger:
         counts = [(sum(f in n for n in names), -i, f) for i, f in enumerate(fragments)]
         best = max(counts)
         return best[2] if best[0] else fragments[0]
+
+    @lru_cache(maxsize=256)  # noqa: B019 - one tagger per building, kept as long as its parser
+    def material_filter(self, material: str, classes: tuple[str, ...] = ()) -> tuple[str, str]:
+        """What picks things of a material: ("material", fragment) where the building gives these elements
+        materials with it; where it gives them none with it but writes it into their names ("Metal column"
+        for "the steel columns"), ("name", fragment)."""
+        fragment = self.material_fragment(material, classes)
+        b = self.lex.building
+        mine = [e for e in b.elements.values() if not classes or class_matches(
+            b.schema, e.ifc_class, e.properties.get("PredefinedType"), set(classes))]
+        if any(fragment in fold(", ".join(e.materials)) for e in mine):
+            return "material", fragment
+        for candidate in MATERIAL_FRAGMENTS.get(material, (material,)):
+            if any(candidate in fold(e.label()) for e in mine):
+                return "name", candidate
+        return "material", fragment
 
     def _mark(self, word: str) -> NPToken | None:
         """One of the building's marks ("C4", "SD2", "Floor-2"), as the building writes it: a mark wins
