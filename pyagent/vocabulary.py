@@ -27,6 +27,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "site": ("IfcSite",), "terrain": ("IfcSite",), "ground": ("IfcSite",),
     "fin": ("IfcShadingDevice",), "louvre": ("IfcShadingDevice",), "louver": ("IfcShadingDevice",),
     "sunshade": ("IfcShadingDevice",), "blind": ("IfcShadingDevice",), "shutter": ("IfcShadingDevice",),
+    "lift": ("IfcTransportElement",), "elevator": ("IfcTransportElement",), "escalator": ("IfcTransportElement",),
     "gutter": ("IfcPipeSegment",), "downpipe": ("IfcPipeSegment",), "pipe": ("IfcPipeSegment",),
 }
 
@@ -37,10 +38,13 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "table": ("table", "tisch"), "desk": ("desk", "schreibtisch"), "bed": ("bed", "bett"),
     "cabinet": ("cabinet", "cupboard", "schrank", "casework", "base cabinet", "upper cabinet"),
     "shelf": ("shelf", "shelving", "regal", "bookcase"), "wardrobe": ("wardrobe", "closet", "dresser"),
-    "toilet": ("toilet", "wc", "water closet"), "sink": ("sink", "basin", "lavatory", "waschbecken"),
+    "toilet": ("toilet", "toilet bowl", "wc", "water closet"),
+    "sink": ("sink", "basin", "washbasin", "wash basin", "hand basin", "lavatory", "waschbecken", "wastafel"),
     "bathtub": ("bathtub", "bath tub", "bath", "tub", "badewanne"), "shower": ("shower", "dusch", "douche"),
     "fridge": ("refrigerator", "fridge"), "stove": ("range", "stove", "cooker", "oven"),
-    "dishwasher": ("dishwasher",), "skylight": ("skylight", "roof window", "dachfenster"),
+    "dishwasher": ("dishwasher",),
+    "skylight": ("skylight", "roof window", "rooflight", "roof light", "dachfenster", "lichtkoepel", "daklicht",
+                 "dakraam"),
     "counter": ("counter", "countertop", "worktop"),
     "lamp": ("lamp", "light", "leuchte"), "plant": ("plant", "pflanze"), "tv": ("tv", "television"),
     "nightstand": ("nightstand", "night stand", "bedside"), "dresser": ("dresser", "chest of drawers"),

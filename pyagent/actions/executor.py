@@ -110,6 +110,10 @@ class Executor:
         self.state.pose = scratch.pose
         if referenced:
             self.last_ids = referenced
+        for step in steps:  # "is this wall load-bearing?": the answer names the things it lists itself
+            earlier = (step.get("target") or {}).get("step") if step["op"] == "exists" else None
+            if isinstance(earlier, int) and earlier < len(answers) and steps[earlier]["op"] == "list":
+                answers[earlier] = ""
         answer = self.glossary().explain(" ".join(a for a in answers if a) or "Done.")
         return ExecResult(True, answer, last_query_value, None, edits_changed or pose_changed, referenced)
 

@@ -90,6 +90,16 @@ def _has_fragment(fragment: str, text: str, tokens: set[str]) -> bool:
     return fragment in text
 
 
+#: Last parts of compounds that only say "room" or "space": they tell nothing of what the room is for.
+_GENERIC_ENDS = frozenset({"zimmer", "raum", "ruimte", "kamer", "room", "rum", "stube", "space"})
+
+
+def _ends_compound(fragment: str, tokens: set[str]) -> bool:
+    """``fragment`` (5 letters or more, one word, not a word for "room") ends a longer word of the name."""
+    return len(fragment) >= 5 and fragment.isalpha() and fragment not in _GENERIC_ENDS and any(
+        t.endswith(fragment) and len(t) >= len(fragment) + 3 for t in tokens)
+
+
 def room_numbers(name: str, long_name: str) -> set[str]:
     """Numbers a room goes by: a numeric name ("7", "1.02", "101"), a number or Roman numeral after a word
     ("Room IV" -> "4", "kitchen-space/13" -> "13", "Keller 2" -> "2")."""
@@ -127,6 +137,10 @@ def room_phrases(name: str, long_name: str) -> set[str]:
         if any(_has_fragment(ascii_fold(f), name_text, tokens) or _has_fragment(fold(f), raw_text, tokens)
                for f in fragments):
             everyday.add(word)
+    if not everyday:  # else the last part of a compound, unless it only says "room" ("toestellenberging": storage)
+        for word, fragments in ROOM_SYNONYMS.items():
+            if any(_ends_compound(ascii_fold(f), tokens) for f in fragments):
+                everyday.add(word)
     # a room labelled with one short word cut from an everyday room word ("kitc"): that room word
     labels = [t for t in (ascii_fold(long_name).strip(), ascii_fold(name).strip()) if t.isalpha() and 3 <= len(t) <= 5]
     if not everyday and labels:
@@ -193,6 +207,9 @@ class Lexicon:
     squeezed_marks: dict[str, str] = field(default_factory=dict)
     properties: dict[str, str] = field(default_factory=dict)  # squeezed property name -> the name
     roof_storeys: set[str] = field(default_factory=set)  # storeys that hold only the roof
+    # Yes-or-no properties the building's elements carry, by the words for them ("load bearing",
+    # "loadbearing", "structural" -> "LoadBearing"); longest first.
+    flags: dict[str, str] = field(default_factory=dict)
     _words: BuildingWords | None = None
 
     @classmethod
@@ -241,6 +258,16 @@ class Lexicon:
         for core, ids in cores.items():
             if len(set(ids)) == 1:
                 lex.storeys.setdefault(core, ids[0])
+        # a storey named with a room word of its language and no room called so ("Keller": the cellar)
+        room_said = {r.phrase for r in lex.rooms}
+        for st in b.storeys:
+            said_words = set(_LETTERS.findall(ascii_fold(f"{st.name} {st.long_name}")))
+            for word, fragments in ROOM_SYNONYMS.items():
+                if word not in room_said and any(ascii_fold(f) in said_words for f in fragments if len(f) >= 4):
+                    lex.storeys.setdefault(word, st.id)
+                    for alias, target in ROOM_WORD_ALIASES.items():
+                        if target == word and alias not in room_said:
+                            lex.storeys.setdefault(alias, st.id)
         lex.roof_storeys = roof_storeys(b)
         # Kinds present in the building (texts: the products' names and types, read above).
         for kind, words in KIND_WORDS.items():
@@ -283,7 +310,18 @@ class Lexicon:
         for bare in sorted({k.rsplit(".", 1)[-1].strip() for k in keys}):
             if bare and bare != "PredefinedType":
                 lex.properties.setdefault(squeeze(" ".join(_words(bare))), bare)
+        lex.flags = _flags(b)
         return lex
+
+    def flag_in(self, text: str) -> tuple[str, bool, str] | None:
+        """A yes-or-no property said in ``text`` ("the load-bearing walls", "non load bearing", "not
+        combustible"): (the property's name, the value meant, the words said), or None."""
+        plain = text.replace("-", " ")
+        for phrase, name in self.flags.items():
+            m = re.search(rf"\b(?P<neg>non |not |un)?{re.escape(phrase)}\b", plain)
+            if m is not None:
+                return name, m.group("neg") is None, m.group(0)
+        return None
 
     def vocabulary(self) -> BuildingWords:
         """All the building's words (``building_words.from_building``), made when first asked for."""
@@ -330,6 +368,21 @@ class Lexicon:
     def closest_properties(self, phrase: str, limit: int = 3) -> list[str]:
         """The building's property names nearest in spelling to ``phrase``."""
         return closest(phrase, sorted(set(self.properties.values())), limit)
+
+
+def _flags(b: Building) -> dict[str, str]:
+    """The words for the yes-or-no properties of ``b``'s elements (not IsExternal: outside and inside are
+    words of their own), longest first."""
+    names = {k.rsplit(".", 1)[-1].strip() for e in b.products() for k, v in e.properties.items()
+             if isinstance(v, bool)} - {"IsExternal", ""}
+    out: dict[str, str] = {}
+    for name in sorted(names):
+        words = " ".join(_words(name))
+        said = {words, squeeze(words), words.removeprefix("is ")}
+        said |= {k for k, v in PROPERTY_WORDS.items() if v == words and len(k) > 4}
+        for phrase in said:
+            out.setdefault(phrase, name)
+    return dict(sorted(out.items(), key=lambda kv: -len(kv[0])))
 
 
 def _words(name: str) -> list[str]:

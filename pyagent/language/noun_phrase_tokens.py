@@ -20,7 +20,16 @@ import yaml
 from rapidfuzz import fuzz, process
 
 from pyagent.language import spoken_numbers
-from pyagent.language.lexicon import ROOM_NOUNS, ROOM_SYNONYMS, STOREY_WORDS, Lexicon, RoomEntry, ascii_fold, fold
+from pyagent.language.lexicon import (
+    ROOM_NOUNS,
+    ROOM_SYNONYMS,
+    STOREY_WORDS,
+    Lexicon,
+    RoomEntry,
+    ascii_fold,
+    fold,
+    squeeze,
+)
 from pyagent.language.storey_ordinals import storey_number
 from pyagent.language.units import length_units
 from pyagent.vocabulary import class_matches, plural_noun, singular_noun
@@ -204,6 +213,11 @@ class Tagger:
     def tokens(self, text: str) -> list[NPToken]:
         """The phrase as typed tokens."""
         out = list(self._tokens(text.split()))
+        for i, token in enumerate(out):  # "wider than 1 meter" where a storey is called "1": a number
+            if token.type == "STOREY" and _NUMBER.fullmatch(token.text) and (
+                    (i + 1 < len(out) and out[i + 1].type in ("UNIT", "AREA_UNIT"))
+                    or (i > 0 and out[i - 1].type == "COMPARATIVE")):
+                out[i] = NPToken("NUMBER", token.text, float(token.text))
         # a room word that is also a kind of fitting here, said with such a thing ("the bath and the
         # shower"): the fitting
         for i, token in enumerate(out):
@@ -230,7 +244,8 @@ class Tagger:
         n = len(words)
         while i < n:
             word = words[i]
-            token = self._mark(word) or self._compound(words, folded, i) or self._name_part(words, i)
+            token = self._mark(word) or self._mark_apart(words, i) or self._compound(words, folded, i) \
+                or self._name_part(words, i)
             if token is None:
                 token = self._storey_number(words, i) or self._longest(words, folded, i) or self._single(words, i)
             elif token.type == "NAME_PART":  # unless the word starts a longer phrase ("to the left of")
@@ -397,6 +412,15 @@ class Tagger:
         if fold(word) in self.lex.marks and (word,) not in self.closed:
             return NPToken("MARK", word, self.lex.marks[fold(word)])
         return None
+
+    def _mark_apart(self, words: list[str], i: int) -> NPToken | None:
+        """A mark said in two parts, letters then digits ("HEA 300" for "HEA300", "sd 2")."""
+        if i + 1 >= len(words) or not words[i].isalpha() or not re.fullmatch(r"\d+[\w.*/-]*", words[i + 1]):
+            return None
+        if (words[i],) in self.closed or (words[i],) in self.building:
+            return None
+        mark = self.lex.squeezed_marks.get(squeeze(words[i] + words[i + 1]))
+        return NPToken("MARK", f"{words[i]} {words[i + 1]}", mark) if mark is not None else None
 
     def _single(self, words: list[str], i: int) -> NPToken:
         word = words[i]

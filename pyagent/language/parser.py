@@ -47,8 +47,11 @@ Step = dict[str, Any]
 NAME_WORDS: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "data" / "name_words.yaml").read_text(
     encoding="utf-8"))
 
-FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|so(?! (that )?(i|we|you) (can|could)\b)|"
-           r"well|now|quickly|for me|thanks|thank you|"
+FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|hmm+|yeah|yep|so(?! (that )?(i|we|you) (can|could)\b)|"
+           r"well|(?<!for )now|quickly|for me|thanks|thank you|let us|i think|i guess|i suppose|"
+           r"i am not (sure|certain)( ?,)?( but)?|sort of|kind of(?= (a|an|the|like|make|hide|show|take|go)\b)|"
+           r"like(?= ,| \d| (take|go|show|hide|make|how|what|where|which|walk|move|turn|put|paint|color)\b)|"
+           r"(?<=,)like\b|(?<=, )like\b|"
            r"real quick|oops|whoops|oh no|sorry|exactly|precisely|^no|, no|quick question|question|i wonder|"
            r"i'?d like to know|i want to know|"
            r"i would like to know|do you know|tell me|find out|if you (can|could|would)|"
@@ -148,7 +151,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"\bhow (tall|high|wide|long|deep|thick|big|large|far( away)?|heavy|old) (it|they|this|that|these|those)"
                r" (is|are)\b", r"how \1 \4 \3", t)
     t = re.sub(r"\b(in|of) this (one|building|model|project)\b", " ", t)  # "this house": one house of a terrace
-    t = re.sub(r"\s*,\s*", " , ", t)
+    t = re.sub(r"(?:\s*,)+\s*", " , ", t)
     t = re.sub(r"\s+", " ", t).strip(" ,")
     return phrasing.rewrite(t).strip(" ,")
 
@@ -203,6 +206,7 @@ class Parser:
         t = normalise(text)
         if not t:
             return ParseResult(None, 0.0, "nothing was said")
+        t = self._topicalised(t)
         clauses = split_clauses(t)
         steps: list[Step] = []
         low_confidence = False
@@ -223,6 +227,24 @@ class Parser:
         if len(steps) > 8:
             steps = steps[:8]
         return ParseResult({"steps": steps}, 0.5 if low_confidence else 1.0, "", clauses)
+
+    def _topicalised(self, t: str) -> str:
+        """A noun phrase said first and taken up by a pronoun after a comma ("the window on my left, how
+        high is it?", "the sliding doors behind me, paint them green", "the window on my right, which one
+        is the nearest"): the phrase put where the pronoun stands; any other utterance as it is."""
+        m = _TOPIC.match(t)
+        if m is None:
+            return t
+        topic, rest = m.group("np"), m.group("rest")
+        phrase = self.noun_phrases.read(topic)
+        if phrase is None or not (phrase.rooms if phrase.head is None
+                                  else phrase.head.kind in ("class", "kind", "name", "front_door")):
+            return t
+        which = re.match(r"^which( one)? (is|are) (the )?(?P<sup>\w+est|nearest|closest|furthest)$", rest)
+        if which is not None:  # "which one is the nearest": which is the nearest of them
+            bare = re.sub(r"^(the|that|this|those|these|my) ", "", topic)
+            return f"which is the {which.group('sup')} {bare}"
+        return _PRONOUN.sub(lambda p: topic, rest, count=1)
 
     # ---- one clause ----------------------------------------------------------------------
     def _clause(self, c: str, ctx: ParseContext, so_far: list[Step]) -> tuple[list[Step], bool] | None:
@@ -245,9 +267,9 @@ class Parser:
             else:
                 return steps, True
         for handler in (self._history, self._save_note, self._where, self._turn, self._look_at, self._teleport,
-                        self._route, self._count, self._exists, self._distance, self._what_noun, self._get,
+                        self._route, self._count, self._holds, self._exists, self._distance, self._what_noun, self._get,
                         self._describe,
-                        self._list_query, self._change):
+                        self._list_query, self._which_hold, self._change):
             found = handler(c, ctx)
             if found is not None:
                 return found, True
@@ -477,6 +499,81 @@ class Parser:
             return None
         sel.pop("limit", None)
         return [{"op": "exists", "target": sel}]
+
+    def _holds(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        """Yes or no whether a thing has a property ("is this wall load-bearing?", "is the door in front
+        of me a glass door?", "is the nearest wall external?", "are the stairs made of concrete?", "is the
+        window on my left wider than a metre?"): the things, then whether they hold it. "Any of" asks
+        whether one does."""
+        m = re.match(r"^(is|are) (?P<rest>(the|this|that|these|those|my|it|they|any|some)\b.+)$", c)
+        if m is None or m.group("rest").startswith(("there ", "any there", "some there")):
+            return None
+        words = m.group("rest").split()
+        for cut in range(len(words) - 1, 0, -1):
+            if words[cut - 1] in ("a", "an", "the", "made", "of", "not", "than", "more", "less"):
+                continue
+            np_text, pred = " ".join(words[:cut]), " ".join(words[cut:])
+            anyone = re.match(r"^(any|some)( one)? of (?P<np>.+)$", np_text)
+            base = {"ref": "it"} if np_text in ("it", "they", "this one", "that one") else \
+                self.selector(anyone.group("np") if anyone else np_text, ctx)
+            if base is None:
+                continue
+            test = self._predicate(pred, anyone.group("np") if anyone else np_text, base, ctx)
+            if test is None:
+                continue
+            if anyone:  # "is any of the furniture taller than 2 m": is there such a thing
+                base.pop("limit", None)
+                base.pop("order", None)
+                return [{"op": "exists", "target": _with_test(base, test)}]
+            return [{"op": "list", "target": base}, {"op": "exists", "target": _with_test({"step": 0}, test)}]
+        return None
+
+    def _predicate(self, pred: str, np_text: str, base: Selector, ctx: ParseContext) -> Selector | None:
+        """The selector fields that test ``pred`` said of things (``base``), or None when it is no test."""
+        flag = self.lex.flag_in(pred)
+        if flag is not None and " ".join(pred.replace("-", " ").split()) == flag[2].strip():
+            return {"where": [{"key": flag[0], "cmp": "eq", "value": flag[1]}]}
+        side = re.fullmatch(r"(an? )?(?P<side>external|exterior|outside|outer|internal|interior|inside|inner)( \w+)?|"
+                            r"on the (?P<on>outside|inside)", pred)
+        if side is not None:
+            word = side.group("side") or side.group("on")
+            return {"external": word in ("external", "exterior", "outside", "outer")}
+        mat = re.fullmatch(r"(made (of|from|out of) )?(an? )?(?P<mat>[a-z]+)( \w+)?", pred)
+        if mat is not None and mat.group("mat") in MATERIAL_WORDS:
+            classes = tuple(base.get("class") or ())
+            key, fragment = self.noun_phrases.tagger.material_filter(MATERIAL_WORDS[mat.group("mat")], classes)
+            return {"where": [{"key": key, "cmp": "contains", "value": fragment}]}
+        said = re.sub(r"^(made (of|from|out of) )?(an? )?", "", pred)
+        if len(said) >= 3 and said not in MATERIAL_WORDS and self._material_name(said):  # "S355", "C30/37"
+            return {"where": [{"key": "material", "cmp": "contains", "value": said}]}
+        if base.get("class") and re.match(r"^(taller|higher|wider|longer|bigger|larger|thicker|deeper|shorter|"
+                                          r"narrower|smaller|lower|heavier|lighter|over|under|above|below|more|"
+                                          r"less|at least|at most)\b", pred):
+            full = self.selector(f"{np_text} {pred}", ctx)
+            extra = [w for w in (full or {}).get("where") or [] if w not in (base.get("where") or [])]
+            if extra:
+                return {"where": extra}
+        return None
+
+    @lru_cache(maxsize=256)  # noqa: B019 - one parser per building
+    def _material_name(self, said: str) -> bool:
+        """Is ``said`` part of one of the building's own material names ("s355" of "STEEL/S355J2")?"""
+        return any(said in fold(m) for e in self.lex.building.elements.values() for m in e.materials)
+
+    def _which_hold(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        """Which things have a property ("which parts are S355?", "which walls are load-bearing?")."""
+        m = re.match(r"^(which|what) (?P<np>.+?) (is|are) (?P<pred>(?!(in|on|at|near|next|above|below|under|behind|"
+                     r"there|here|the|a|an)\b).+)$", c)
+        if m is None:
+            return None
+        base = self.selector(m.group("np"), ctx)
+        if base is None:
+            return None
+        if m.group(3) == "are":  # which of them: all that hold it
+            base.pop("limit", None)
+            base.pop("order", None)
+        test = self._predicate(m.group("pred"), m.group("np"), base, ctx)
+        return None if test is None else [{"op": "list", "target": _with_test(base, test)}]
 
     def _rooms_joined(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """Yes or no: does a door lead from one room straight into another ("can I walk straight from the
@@ -1031,6 +1128,20 @@ class Parser:
     def selector(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
         """The selector a noun phrase means, read by the noun-phrase grammar (``noun_phrase``), or None when
         it names nothing recognisable here or says something the grammar does not decide."""
+        clause = _RELATIVE.match(text.strip(" ,"))
+        if clause is not None:  # "everything that is S355", "the walls that are load-bearing"
+            base = self.selector(clause.group("np"), ctx, allow_empty)
+            test = self._predicate(clause.group("pred"), clause.group("np"), base, ctx) if base is not None else None
+            if base is not None and test is not None:
+                return _with_test(base, test)
+        flag = self.lex.flag_in(text)
+        if flag is not None:  # "the load-bearing walls": the walls whose LoadBearing is true
+            name, value, said = flag
+            sel = self.selector(" ".join(text.replace("-", " ").replace(said, " ").split()), ctx, allow_empty)
+            if sel is not None and _has_noun(sel):
+                sel.setdefault("where", []).append({"key": name, "cmp": "eq", "value": value})
+                return sel
+            return None
         phrase = self.noun_phrases.read(text.strip(" ,"))
         if phrase is None:
             return None
@@ -1275,6 +1386,24 @@ def storey_for(b: Building, mine_id: str | None, spec: str, roof_only: Collectio
     if spec == "lowest":
         return b.storeys[0].id
     return None
+
+
+#: A noun phrase first, then, after a comma, a clause that takes it up with a pronoun.
+_TOPIC = re.compile(r"^(?P<np>(?:the|that|this|those|these|my|all the|both) [^,]+?) , (?P<rest>[^,]*"
+                    r"\b(?:it|them|they|those|these|its|their|which one|which)\b.*)$")
+_PRONOUN = re.compile(r"\b(?:it|them|they|those|these)\b(?: both| all)?")
+
+
+#: A noun phrase with a relative clause that says what its things are ("everything that is stainless").
+_RELATIVE = re.compile(r"^(?P<np>.+?) (that|which|who) (is|are) (?P<pred>.+)$")
+
+
+def _with_test(target: Selector, test: Selector) -> Selector:
+    """``target`` with the fields of a test added (filters appended to its own)."""
+    out = dict(target)
+    for key, value in test.items():
+        out[key] = [*out.get(key, []), *value] if key == "where" else value
+    return out
 
 
 def _is_filler_clause(c: str) -> bool:
