@@ -38,7 +38,7 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "table": ("table", "tisch"), "desk": ("desk", "schreibtisch"), "bed": ("bed", "bett"),
     "cabinet": ("cabinet", "cupboard", "schrank", "casework", "base cabinet", "upper cabinet"),
     "shelf": ("shelf", "shelving", "regal", "bookcase"), "wardrobe": ("wardrobe", "closet", "dresser"),
-    "toilet": ("toilet", "toilet bowl", "wc", "water closet"),
+    "toilet": ("toilet", "toilet bowl", "wc", "water closet", "loo"),
     "sink": ("sink", "basin", "washbasin", "wash basin", "hand basin", "lavatory", "waschbecken", "wastafel"),
     "bathtub": ("bathtub", "bath tub", "bath", "tub", "badewanne"), "shower": ("shower", "dusch", "douche"),
     "fridge": ("refrigerator", "fridge"), "stove": ("range", "stove", "cooker", "oven"),

@@ -128,6 +128,12 @@ def standing_point(ex: Executor, ctx: Context, gid: str) -> np.ndarray:
         rooms = [s for s in ex.building.spaces() if s.storey == gid]
         if not rooms:
             return storey_point(ex, ctx, gid)
+        storey = ex.building.storey(gid)
+        here = ctx.pose.position
+        if storey is not None:  # straight above or below where the user stands, when a room is there
+            over = ex.graph.room_at(np.array([here[0], here[1], storey.elevation + 0.3]))
+            if over is not None and ex.building.elements[over].storey == gid:
+                return np.array([here[0], here[1], float(ex.building.elements[over].bbox_min[2]) + EYE_HEIGHT])
         biggest = max(rooms, key=lambda s: s.quantities.get("area", 0.0))
         return standing_point(ex, ctx, biggest.id)
     sp = ex.spatial

@@ -449,7 +449,17 @@ class Tagger:
             room = self._labelled(word)
             if room is not None:
                 return NPToken("ROOM", word, room, False)
+        ends = i + 1 >= len(words) or (words[i + 1],) in self.closed
+        if ends and word.isalpha() and len(word) >= 4 and singular_noun(word) in self.head_nouns:
+            return NPToken("NAME", word, singular_noun(word), singular_noun(word) != word)  # "the piano"
         return NPToken("WORD", word, word)
+
+    @cached_property
+    def head_nouns(self) -> frozenset[str]:
+        """Whole words of the building's element and type names (4 letters or more), for a noun that names
+        nothing else: "the piano" for "Piano - Baby Grand"."""
+        return frozenset(w for text, cls in self.lex.all_names if cls != "IfcSpace"
+                         for w in re.findall(r"[^\W\d_]{4,}", text))
 
     def _labelled(self, said: str) -> RoomEntry | None:
         """The one room whose whole name is ``said`` or a short label ``said`` starts with (4 letters or more:

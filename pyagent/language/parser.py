@@ -207,6 +207,9 @@ class Parser:
         if not t:
             return ParseResult(None, 0.0, "nothing was said")
         t = self._topicalised(t)
+        # "paint the door on my right red, the closest one": the choice said after, put before the noun
+        t = re.sub(r"^(?P<head>.*?\bthe )(?P<body>.+) , the (?P<which>\w+est|nearest|closest|furthest|farthest|"
+                   r"first|last|second|third|big|small|large|left|right) one$", r"\g<head>\g<which> \g<body>", t)
         clauses = split_clauses(t)
         steps: list[Step] = []
         low_confidence = False
@@ -237,9 +240,10 @@ class Parser:
             return t
         topic, rest = m.group("np"), m.group("rest")
         phrase = self.noun_phrases.read(topic)
-        if phrase is None or not (phrase.rooms if phrase.head is None
-                                  else phrase.head.kind in ("class", "kind", "name", "front_door")):
-            return t
+        if phrase is not None and not (phrase.rooms if phrase.head is None
+                                       else phrase.head.kind in ("class", "kind", "name", "front_door")):
+            return t  # a phrase the grammar reads must name things; one it does not ("the bath and the
+            # shower") is tried in the clause, which must then parse
         which = re.match(r"^which( one)? (is|are) (the )?(?P<sup>\w+est|nearest|closest|furthest)$", rest)
         if which is not None:  # "which one is the nearest": which is the nearest of them
             bare = re.sub(r"^(the|that|this|those|these|my) ", "", topic)
@@ -252,6 +256,10 @@ class Parser:
         c = re.sub(r"^(and|then|also|and then|after that|next)\s+", "", c)
         if not c:
             return [], True
+        if _THERE.fullmatch(c) and (so_far or ctx.dialogue.last_steps):  # "where's the loo? take me there"
+            found = [i for i, step in enumerate(so_far) if step.get("op") in ("list", "describe", "get", "count")]
+            target: Selector = {"step": found[-1]} if found else {"ref": "it"}
+            return [{"op": "teleport", "target": {**target, "limit": 1}}], True
         for hook in self.hooks:
             hooked = hook(c, ctx, so_far)
             if hooked is not None:
@@ -1388,6 +1396,9 @@ def storey_for(b: Building, mine_id: str | None, spec: str, roof_only: Collectio
     return None
 
 
+#: Going to the place just talked about.
+_THERE = re.compile(r"(take|bring|get|send|beam|walk|lead) (me|us) (over )?there|(go|get|walk|head) (over )?there"
+                    r"|(can|could) (i|we) go there")
 #: A noun phrase first, then, after a comma, a clause that takes it up with a pronoun.
 _TOPIC = re.compile(r"^(?P<np>(?:the|that|this|those|these|my|all the|both) [^,]+?) , (?P<rest>[^,]*"
                     r"\b(?:it|them|they|those|these|its|their|which one|which)\b.*)$")
