@@ -257,8 +257,8 @@ class Parser:
         if not c:
             return [], True
         if _THERE.fullmatch(c) and (so_far or ctx.dialogue.last_steps):  # "where's the loo? take me there"
-            found = [i for i, step in enumerate(so_far) if step.get("op") in ("list", "describe", "get", "count")]
-            target: Selector = {"step": found[-1]} if found else {"ref": "it"}
+            named = [i for i, step in enumerate(so_far) if step.get("op") in ("list", "describe", "get", "count")]
+            target: Selector = {"step": named[-1]} if named else {"ref": "it"}
             return [{"op": "teleport", "target": {**target, "limit": 1}}], True
         for hook in self.hooks:
             hooked = hook(c, ctx, so_far)
