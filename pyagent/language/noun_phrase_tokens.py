@@ -213,6 +213,11 @@ class Tagger:
     def tokens(self, text: str) -> list[NPToken]:
         """The phrase as typed tokens."""
         out = list(self._tokens(text.split()))
+        if out and out[0].type == "PRONOUN" and out[0].text in ("the ones", "those ones", "these ones") \
+                and len(out) > 1:  # "the ones in the living room": ones like those said before, there
+            article = out[0].text.split()[0]
+            out[:1] = [NPToken("ARTICLE" if article == "the" else "DEMONSTRATIVE", article,
+                               self.closed.get((article,), ("", article))[1]), NPToken("ONE", "ones", None, True)]
         for i, token in enumerate(out):  # "wider than 1 meter" where a storey is called "1": a number
             if token.type == "STOREY" and _NUMBER.fullmatch(token.text) and (
                     (i + 1 < len(out) and out[i + 1].type in ("UNIT", "AREA_UNIT"))

@@ -253,6 +253,7 @@ class Parser:
     # ---- one clause ----------------------------------------------------------------------
     def _clause(self, c: str, ctx: ParseContext, so_far: list[Step]) -> tuple[list[Step], bool] | None:
         c = c.strip(" ,")
+        said = c
         c = re.sub(r"^(and|then|also|and then|after that|next)\s+", "", c)
         if not c:
             return [], True
@@ -281,7 +282,8 @@ class Parser:
             found = handler(c, ctx)
             if found is not None:
                 return found, True
-        follow = self._follow_up(c, ctx)
+        # a follow-up keeps its "and": "and the ones in the living room" goes on from the last request
+        follow = self._follow_up(said if said.startswith(("and ", "also ")) else c, ctx)
         if follow is not None:
             return follow, False
         return None
@@ -379,6 +381,11 @@ class Parser:
                     r"backwards?|behind( me| you| us)?|the other way|back)( \d+ degrees)?$", c) or c in (
                         "about face", "about turn", "look backwards", "look behind", "look back"):
             return [{"op": "turn", "degrees": 180}]
+        m = re.fullmatch(r"(turn|rotate|spin|look|face|pivot|point)( me| us)?( to| towards| toward)?( face| look)?"
+                         r"( the)? (?P<way>north|south|east|west|north ?east|north ?west|south ?east|south ?west)"
+                         r"( side)?", c)
+        if m:  # "face north", "turn to face south-east"
+            return [{"op": "turn", "face": m.group("way").replace(" ", "")}]
         m = re.match(r"^(turn|rotate|spin|look|face|pivot)( me| us)?( (\d+(\.\d+)?) degrees)?( to)?( the| my)? "
                      r"(left|right)( (\d+(\.\d+)?) degrees)?( a (little|bit))?$", c)
         if m:
@@ -1070,6 +1077,10 @@ class Parser:
                 s2["target"]["storey"] = nxt.name
                 steps.append(s2)
             return steps
+        meant = re.fullmatch(r"(i meant|i mean|i said|make that|not (that|those|them|it) ,?)( (just|only))? "
+                             r"(?P<np>.+)", c)
+        if meant is not None:  # "no, I meant the windows": the last request on those instead
+            return self._instead(last, meant.group("np"), ctx)
         c = re.sub(r"^(now|and|then|and now)\s+(?=(do )?(the )?same\b)", "", c)
         m = re.match(r"^(and|what about|how about|and what about|and how about|same for|now|also|"
                      r"(do |repeat )?(the |that )?same( thing)? (to|for|with|on))?\s*(?P<np>.+?)"
@@ -1113,6 +1124,28 @@ class Parser:
             s2[key] = base
             steps.append(s2)
         return steps
+
+    def _instead(self, last: list[Step], np_text: str, ctx: ParseContext) -> list[Step] | None:
+        """The last request done to other things: its changes taken back (the hidden shown again, the
+        coloured given their colour back) and made on these; a question asked about these."""
+        sel = self.selector(np_text, ctx)
+        if not sel:
+            return None
+        undo_of = {"hide": "show", "show": "hide", "color": "reset_color", "select": None, "isolate": None,
+                   "transparency": "reset_color"}
+        back: list[Step] = []
+        again: list[Step] = []
+        for s in last:
+            if "target" not in s:
+                return None
+            if s["op"] in undo_of and undo_of[s["op"]] is not None:
+                back.append({"op": undo_of[s["op"]], "target": copy.deepcopy(s["target"])})
+            elif s["op"] not in undo_of and s["op"] not in ("count", "list", "exists", "get", "describe", "aggregate"):
+                return None  # moves, deletions, furniture: "undo" says what it takes back
+            s2 = copy.deepcopy(s)
+            s2["target"] = sel
+            again.append(s2)
+        return back + again
 
     # ---- noun phrases -> selectors --------------------------------------------------------
     def _deictic(self, ctx: ParseContext) -> Selector:
