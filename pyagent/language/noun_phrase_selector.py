@@ -143,7 +143,14 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             head.kind == "things" and any(t.type == "LOCATIVE" for t in phrase.tokens)))
         room_word = head is not None and head.kind == "class" and head.value[0] in ("room", "space")
         if other_noun and not room_word:
-            in_room = parser._room_selector(room_ids, ctx, plural=room_plural)
+            # "the cellar windows" (a room word before a plural noun): those of every such room, unless the
+            # user stands in one of them
+            types = [t.type for t in phrase.tokens]
+            first_room = types.index("ROOM") if "ROOM" in types else len(types)
+            nouns = [i for i, k in enumerate(types) if k in ("CLASS", "KIND")]
+            every = bool(head is not None and head.plural and nouns and first_room < nouns[-1]
+                         and len(room_ids) > 2 and ctx.user_room() not in room_ids)
+            in_room = parser._room_selector(room_ids, ctx, plural=room_plural or every)
             relations.append({"rel": "in", "of": _sized(in_room, room_ids, size)})
         else:
             room_as_target = True

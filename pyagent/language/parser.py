@@ -52,7 +52,8 @@ FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|hmm+|yeah|yep|so(?!
            r"i am not (sure|certain)( ?,)?( but)?|sort of|kind of(?= (a|an|the|like|make|hide|show|take|go)\b)|"
            r"like(?= ,| \d| (take|go|show|hide|make|how|what|where|which|walk|move|turn|put|paint|color)\b)|"
            r"(?<=,)like\b|(?<=, )like\b|"
-           r"real quick|oops|whoops|oh no|sorry|exactly|precisely|^no|, no|quick question|question|i wonder|"
+           r"as well(?= *(,|$))|real quick|oops|whoops|oh no|sorry|exactly|precisely|^no|, no|quick question|question|"
+           r"i wonder|"
            r"i'?d like to know|i want to know|"
            r"i would like to know|do you know|tell me|find out|if you (can|could|would)|"
            r"would you mind|do you mind|go ahead and|i want you to|"
@@ -286,7 +287,8 @@ class Parser:
         follow = self._follow_up(said if said.startswith(("and ", "also ")) else c, ctx)
         if follow is not None:
             return follow, False
-        return None
+        bare = self._bare(c, ctx)
+        return (bare, False) if bare is not None else None
 
     def _shared_verb(self, c: str) -> list[str] | None:
         """"hide the roof and all the walls upstairs" -> "hide the roof", "hide all the walls upstairs"."""
@@ -574,6 +576,19 @@ class Parser:
     def _material_name(self, said: str) -> bool:
         """Is ``said`` part of one of the building's own material names ("s355" of "STEEL/S355J2")?"""
         return any(said in fold(m) for e in self.lex.building.elements.values() for m in e.materials)
+
+    def _measured(self, m: re.Match[str], ctx: ParseContext, allow_empty: bool) -> Selector | None:
+        """Things whose property, named in the building's own words, compares with a number."""
+        name = self.lex.property_name(m.group("prop"))
+        base = self.selector(m.group("np"), ctx, allow_empty)
+        if name is None or base is None:
+            return None
+        cmp = _CMP_WORDS[m.group("cmp")]
+        number = 1.0 if m.group("n") == "one" else float(m.group("n"))
+        base.pop("limit", None)
+        base.pop("order", None)
+        base.setdefault("where", []).append({"key": name, "cmp": cmp, "value": number})
+        return base
 
     def _which_hold(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """Which things have a property ("which parts are S355?", "which walls are load-bearing?")."""
@@ -1125,6 +1140,18 @@ class Parser:
             steps.append(s2)
         return steps
 
+    def _bare(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        """A noun phrase said alone: a room is where to go ("exit lobby, please"); the nearest or biggest
+        of something is a question ("nearest bathroom?"); anything else is too vague to act on."""
+        sel = self.selector(c, ctx)
+        if not sel or sel.get("ref"):
+            return None
+        if sel.get("class") == ["IfcSpace"] and sel.get("ids") and not sel.get("relations") and not sel.get("order"):
+            return [{"op": "teleport", "target": _singular(sel, c, force=True)}]
+        if sel.get("order") and sel.get("limit") and re.search(r"\b(\w+est|nearest|closest)\b", c):
+            return [{"op": "list", "target": sel}]
+        return None
+
     def _instead(self, last: list[Step], np_text: str, ctx: ParseContext) -> list[Step] | None:
         """The last request done to other things: its changes taken back (the hidden shown again, the
         coloured given their colour back) and made on these; a question asked about these."""
@@ -1169,6 +1196,9 @@ class Parser:
     def selector(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
         """The selector a noun phrase means, read by the noun-phrase grammar (``noun_phrase``), or None when
         it names nothing recognisable here or says something the grammar does not decide."""
+        measured = _MEASURED.match(text.strip(" ,"))
+        if measured is not None:  # "windows with a U-value above 1": a property compared with a number
+            return self._measured(measured, ctx, allow_empty)
         clause = _RELATIVE.match(text.strip(" ,"))
         if clause is not None:  # "everything that is S355", "the walls that are load-bearing"
             base = self.selector(clause.group("np"), ctx, allow_empty)
@@ -1438,6 +1468,14 @@ _TOPIC = re.compile(r"^(?P<np>(?:the|that|this|those|these|my|all the|both) [^,]
 _PRONOUN = re.compile(r"\b(?:it|them|they|those|these)\b(?: both| all)?")
 
 
+#: A noun phrase with a property compared with a number ("windows with a U-value above 1", "how many walls
+#: have a fire rating of 60").
+_CMP_WORDS = {"above": "gt", "over": "gt", "greater than": "gt", "more than": "gt", "higher than": "gt",
+              "at least": "gte", "below": "lt", "under": "lt", "less than": "lt", "lower than": "lt",
+              "at most": "lte", "of": "eq", "equal to": "eq"}
+_MEASURED = re.compile(r"^(?P<np>.+?) (with|having|that have|that has|which have|which has|have|has|whose) "
+                       r"(an? |the )?(?P<prop>[a-z][\w\- ]*?) (is |are |of )?(?P<cmp>"
+                       + "|".join(sorted(_CMP_WORDS, key=len, reverse=True)) + r") (?P<n>\d+(\.\d+)?|one)( [a-z]+)?$")
 #: A noun phrase with a relative clause that says what its things are ("everything that is stainless").
 _RELATIVE = re.compile(r"^(?P<np>.+?) (that|which|who) (is|are) (?P<pred>.+)$")
 

@@ -76,7 +76,7 @@ def test_average_door_height(sessions: ev.Sessions, fzk_model: ifcopenshell.file
     assert " m." in r.answer
 
 
-@pytest.mark.parametrize("text", ["how big is the biggest room?", "what is the largest room"])
+@pytest.mark.parametrize("text", ["how big is the biggest room?", "what is the area of the largest room"])
 def test_biggest_room(sessions: ev.Sessions, fzk_model: ifcopenshell.file, text: str) -> None:
     biggest = max(fzk_model.by_type("IfcSpace"), key=lambda s: _qto(s, "NetFloorArea"))
     r = say(sessions, "AC20-FZK-Haus.ifc", text)
@@ -85,7 +85,7 @@ def test_biggest_room(sessions: ev.Sessions, fzk_model: ifcopenshell.file, text:
 
 
 @pytest.mark.parametrize("text", ["which room is the biggest?", "which is the largest room?",
-                                  "which of the rooms is the biggest"])
+                                  "which of the rooms is the biggest", "what is the largest room"])
 def test_which_room_is_biggest_names_the_room(sessions: ev.Sessions, fzk_model: ifcopenshell.file, text: str) -> None:
     """"which …" asks for the room itself (three blind-set authors read it so), not its size; the answer says
     the size too."""
@@ -99,9 +99,12 @@ def test_smallest_window_names_every_tied_one(sessions: ev.Sessions, fzk_model: 
     windows = fzk_model.by_type("IfcWindow")
     low = min(_qto(w, "Area") for w in windows)
     tied = [w.Name for w in windows if abs(_qto(w, "Area") - low) < 1e-6]
-    r = say(sessions, "AC20-FZK-Haus.ifc", "what is the smallest window?")
-    assert r.ok and r.value == pytest.approx(low, abs=1e-3)
-    assert all(name in r.answer for name in tied)
+    ids = {w.GlobalId for w in windows if abs(_qto(w, "Area") - low) < 1e-6}
+    assert len(ids) > 1  # the case means something: several share the smallest area
+    for text in ("what is the smallest window?", "which window is the smallest?"):
+        r = say(sessions, "AC20-FZK-Haus.ifc", text)
+        assert r.ok and set(r.value) == ids, (text, r.answer)
+        assert all(name in r.answer for name in tied) and f"{low:.2f} m²" in r.answer
 
 
 def test_total_floor_area_of_a_storey_means_its_rooms(sessions: ev.Sessions, fzk_model: ifcopenshell.file) -> None:

@@ -122,3 +122,17 @@ def test_spoken_shapes_of_requests(sessions: ev.Sessions, text: str, ops: list[s
     got = say(sessions, "duplex.ifc", text, pose={"position": [3.0, -15.0, 1.6], "yaw": 0.0, "pitch": 0.0})
     assert got.program is not None, (text, got.answer)
     assert [s["op"] for s in got.program["steps"]] == ops
+
+
+def test_a_property_compared_with_a_number(sessions: ev.Sessions) -> None:
+    """"How many windows have a U-value above one?": the building's own ThermalTransmittance."""
+    model = ifcopenshell.open(str(BUILDINGS / "archicad11_smiley-west.ifc"))
+    values = [ue.get_psets(w).get("Pset_WindowCommon", {}).get("ThermalTransmittance") for w in model.by_type("IfcWindow")]
+    above = sum(1 for v in values if isinstance(v, (int, float)) and v > 1.0)
+    below = sum(1 for v in values if isinstance(v, (int, float)) and v < 1.0)
+    assert above and above != len(values)  # the case separates windows
+    for text in ("how many windows have a U-value above one?", "how many windows with a u value over 1 are there"):
+        got = say(sessions, "buildings/archicad11_smiley-west.ifc", text)
+        assert got.ok and got.value == above, (text, got.answer)
+    got = say(sessions, "buildings/archicad11_smiley-west.ifc", "how many windows have a u-value below 1")
+    assert got.ok and got.value == below

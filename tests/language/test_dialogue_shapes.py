@@ -1,0 +1,85 @@
+"""Dialogue and navigation said in everyday shapes (pyagent/language/parser.py): corrections ("no, I meant
+the windows"), follow-ups that keep their "and", facing a compass direction of the file's true north, a
+room said alone, going to the place just named. Through the whole front end on public buildings;
+reference values from the files with ifcopenshell."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import ifcopenshell
+import pytest
+
+from pyagent.language import evaluate as ev
+from pyagent.model import Pose
+
+IFC = Path(__file__).resolve().parents[2] / "ifc"
+BUILDINGS = Path(__file__).resolve().parent / "buildings"
+NIEDRIHA = "buildings/archicad9_niedriha.ifc"
+
+
+@pytest.fixture(scope="module")
+def sessions() -> ev.Sessions:
+    return ev.Sessions(use_llm=False)
+
+
+def session(sessions: ev.Sessions, ifc: str, pose: dict[str, Any]) -> Any:
+    s = sessions.fresh(ifc)
+    s.set_pose(Pose.from_json(pose))
+    return s
+
+
+def test_a_correction_takes_back_the_change_and_makes_it_on_the_things_meant(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "archicad9_niedriha.ifc"))
+    doors = {d.GlobalId for d in model.by_type("IfcDoor")}
+    windows = {w.GlobalId for w in model.by_type("IfcWindow")}
+    s = session(sessions, NIEDRIHA, {"position": [6.0, 3.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    assert s.say("hide the doors").ok
+    got = s.say("no, sorry, I meant the windows")
+    assert got.ok, got.answer
+    hidden = set(s.state()["hidden"])
+    assert windows <= hidden and not (doors & hidden)
+
+
+def test_a_follow_up_with_and_goes_on_from_a_change(sessions: ev.Sessions) -> None:
+    s = session(sessions, "buildings/blenderbim_example-hom.ifc", {"position": [2.0, 2.5, 1.6], "yaw": 0.0, "pitch": 0.0})
+    first = s.say("colour the windows in the kitchen blue")
+    then = s.say("and the ones in the living room")
+    assert first.ok and then.ok, then.answer
+    step = then.program["steps"][0]
+    assert step["op"] == "color" and step["target"]["class"] == ["IfcWindow"]
+    assert step["rgba"] == first.program["steps"][0]["rgba"]
+
+
+def _true_north_deg(model: ifcopenshell.file) -> float:
+    context = next(c for c in model.by_type("IfcGeometricRepresentationContext") if c.TrueNorth is not None)
+    x, y = context.TrueNorth.DirectionRatios[:2]
+    return math.degrees(math.atan2(y, x))
+
+
+@pytest.mark.parametrize(("said", "offset"), [("face north", 0.0), ("turn to face south", 180.0),
+                                              ("face west", 90.0)])
+def test_facing_a_compass_direction_uses_the_files_true_north(sessions: ev.Sessions, said: str, offset: float) -> None:
+    north = _true_north_deg(ifcopenshell.open(str(IFC / "AC20-FZK-Haus.ifc")))
+    assert abs(north - 90.0) > 5  # the case means something: north is not the model's +Y
+    s = session(sessions, "AC20-FZK-Haus.ifc", {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    got = s.say(said)
+    assert got.ok, got.answer
+    diff = (s.pose.yaw - (north + offset) + 180.0) % 360.0 - 180.0
+    assert abs(diff) < 0.5
+
+
+def test_a_room_said_alone_is_where_to_go_and_the_place_just_named_is_there(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "archicad19_office-cv2.ifc"))
+    lobby = next(sp for sp in model.by_type("IfcSpace") if "lobby" in f"{sp.Name} {sp.LongName}".lower())
+    s = session(sessions, "buildings/archicad19_office-cv2.ifc", {"position": [5.0, 5.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    got = s.say("exit lobby, please")
+    assert got.ok and got.program["steps"][0]["op"] == "teleport" and lobby.LongName in got.answer
+    s2 = session(sessions, "buildings/archicad9_jasmin-sun.ifc", {"position": [4.0, 5.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    there = s2.say("um, where's the loo? take me there")
+    assert there.ok, there.answer
+    assert there.program["steps"][1] == {"op": "teleport", "target": {"step": 0, "limit": 1}}
+    room = s2.graph.room_at(s2.pose.position - [0.0, 0.0, 1.0])
+    assert room == there.value[0]
