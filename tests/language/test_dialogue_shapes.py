@@ -44,7 +44,8 @@ def test_a_correction_takes_back_the_change_and_makes_it_on_the_things_meant(ses
 
 
 def test_a_follow_up_with_and_goes_on_from_a_change(sessions: ev.Sessions) -> None:
-    s = session(sessions, "buildings/blenderbim_example-hom.ifc", {"position": [2.0, 2.5, 1.6], "yaw": 0.0, "pitch": 0.0})
+    s = session(sessions, "buildings/blenderbim_example-hom.ifc",
+                {"position": [2.0, 2.5, 1.6], "yaw": 0.0, "pitch": 0.0})
     first = s.say("colour the windows in the kitchen blue")
     then = s.say("and the ones in the living room")
     assert first.ok and then.ok, then.answer
@@ -74,10 +75,12 @@ def test_facing_a_compass_direction_uses_the_files_true_north(sessions: ev.Sessi
 def test_a_room_said_alone_is_where_to_go_and_the_place_just_named_is_there(sessions: ev.Sessions) -> None:
     model = ifcopenshell.open(str(BUILDINGS / "archicad19_office-cv2.ifc"))
     lobby = next(sp for sp in model.by_type("IfcSpace") if "lobby" in f"{sp.Name} {sp.LongName}".lower())
-    s = session(sessions, "buildings/archicad19_office-cv2.ifc", {"position": [5.0, 5.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    s = session(sessions, "buildings/archicad19_office-cv2.ifc",
+                {"position": [5.0, 5.0, 1.6], "yaw": 0.0, "pitch": 0.0})
     got = s.say("exit lobby, please")
     assert got.ok and got.program["steps"][0]["op"] == "teleport" and lobby.LongName in got.answer
-    s2 = session(sessions, "buildings/archicad9_jasmin-sun.ifc", {"position": [4.0, 5.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    s2 = session(sessions, "buildings/archicad9_jasmin-sun.ifc",
+                 {"position": [4.0, 5.0, 1.6], "yaw": 0.0, "pitch": 0.0})
     there = s2.say("um, where's the loo? take me there")
     assert there.ok, there.answer
     assert there.program["steps"][1] == {"op": "teleport", "target": {"step": 0, "limit": 1}}

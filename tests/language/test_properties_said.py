@@ -127,7 +127,8 @@ def test_spoken_shapes_of_requests(sessions: ev.Sessions, text: str, ops: list[s
 def test_a_property_compared_with_a_number(sessions: ev.Sessions) -> None:
     """"How many windows have a U-value above one?": the building's own ThermalTransmittance."""
     model = ifcopenshell.open(str(BUILDINGS / "archicad11_smiley-west.ifc"))
-    values = [ue.get_psets(w).get("Pset_WindowCommon", {}).get("ThermalTransmittance") for w in model.by_type("IfcWindow")]
+    values = [ue.get_psets(w).get("Pset_WindowCommon", {}).get("ThermalTransmittance")
+              for w in model.by_type("IfcWindow")]
     above = sum(1 for v in values if isinstance(v, (int, float)) and v > 1.0)
     below = sum(1 for v in values if isinstance(v, (int, float)) and v < 1.0)
     assert above and above != len(values)  # the case separates windows
