@@ -175,6 +175,7 @@ _TOKEN = re.compile(r"[\w.*/-]+")
 BUILTIN_PROPERTIES = frozenset({
     "height", "width", "depth", "length", "thickness", "area", "volume", "perimeter", "surface area", "elevation",
     "name", "class", "type", "material", "color", "colour", "external", "storey", "floor", "level", "room",
+    "profile", "section", "cross section",
     "space", "weight", "mass", "heavy", "tall", "high", "wide", "deep", "thick", "long", "size", "floor area",
     "surface_area"})
 

@@ -218,6 +218,12 @@ class Tagger:
             article = out[0].text.split()[0]
             out[:1] = [NPToken("ARTICLE" if article == "the" else "DEMONSTRATIVE", article,
                                self.closed.get((article,), ("", article))[1]), NPToken("ONE", "ones", None, True)]
+        for i, token in enumerate(out):  # "the columns of the first floor": on it
+            nxt = out[i + 2] if i + 2 < len(out) and out[i + 1].type == "ARTICLE" else (
+                out[i + 1] if i + 1 < len(out) else None)
+            if token.type == "FROM_OF" and nxt is not None and nxt.type == "STOREY" and ("on",) in self.closed:
+                kind, value = self.closed[("on",)]
+                out[i] = NPToken(kind, token.text, value)
         for i, token in enumerate(out):  # "wider than 1 meter" where a storey is called "1": a number
             if token.type == "STOREY" and _NUMBER.fullmatch(token.text) and (
                     (i + 1 < len(out) and out[i + 1].type in ("UNIT", "AREA_UNIT"))

@@ -52,7 +52,11 @@ FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|hmm+|yeah|yep|so(?!
            r"i am not (sure|certain)( ?,)?( but)?|sort of|kind of(?= (a|an|the|like|make|hide|show|take|go)\b)|"
            r"like(?= ,| \d| (take|go|show|hide|make|how|what|where|which|walk|move|turn|put|paint|color)\b)|"
            r"(?<=,)like\b|(?<=, )like\b|"
-           r"as well(?= *(,|$))|real quick|oops|whoops|oh no|sorry|exactly|precisely|^no|, no|quick question|question|"
+           r"as well(?= *(,|$))|(would|could|will) you be so kind as to|be so kind as to|would you kindly|"
+           r"i am curious( ?,)?|i was wondering( ?,)?( if)?|just wondering( ?,)?|(?<= , )quick(ly)?$|"
+           r"(can|could|shall|should|may) we(?= (nudge|move|shift|hide|show|make|color|paint|put|add|delete|remove|"
+           r"turn|go|take|isolate|select|get|see|have|cut|save)\b)|we can(?= (delete|remove|hide|show|move|add)\b)|"
+           r"real quick|oops|whoops|oh no|sorry|exactly|precisely|^no|, no|quick question|question|"
            r"i wonder|"
            r"i'?d like to know|i want to know|"
            r"i would like to know|do you know|tell me|find out|if you (can|could|would)|"
@@ -136,6 +140,8 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(\w+)'s (it|that|this|the|there)\b", r"\1 is \2", t)
     t = re.sub(r"(\d),(\d)", r"\1.\2", t)
     t = re.sub(r"(?<=\d)(?=[a-z°²³])", " ", t)  # 2m -> 2 m, 90° -> 90 °
+    t = re.sub(r"(?<!\w)'em\b", "them", t)  # "hide 'em"
+    t = re.sub(r"\s[-–—]+\s", " , ", t)  # "columns - what section are they?": a pause
     t = re.sub(r"[?!;]|:(?!\d\d)", " , ", t)  # keep clock times (15:00)
     t = re.sub(r"(?<!\d)\.(?!\d)", " , ", t)
     t = t.replace("°", " degrees ").replace("²", " square").replace("³", " cubic")
@@ -239,7 +245,17 @@ class Parser:
         m = _TOPIC.match(t)
         if m is None:
             return t
-        topic, rest = m.group("np"), m.group("rest")
+        rest = m.group("rest")
+        # "stairs, railings too, hide them": the things listed, as one phrase
+        parts = [re.sub(r" (too|also|as well)$", "", p.strip()) for p in m.group("np").split(" , ")]
+        if re.match(r"(what|which|who|where|how|why|when|is|are|do|does|did|can|could|would|will|should|was|were)\b",
+                    parts[0]):
+            return t  # "what door is behind me, and how wide is it": a question first, not a topic
+        said_as_phrase = re.match(r"(the|that|this|those|these|my|all the|both) ", parts[0]) is not None
+        if (len(parts) > 1 or not said_as_phrase) and not all(self.noun_phrases.read(p) is not None for p in parts):
+            return t  # "what door is behind me, and how wide is it": a question first, not a topic
+        topic = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        topic = topic.replace(", ", " and ") if len(parts) > 1 else topic
         phrase = self.noun_phrases.read(topic)
         if phrase is not None and not (phrase.rooms if phrase.head is None
                                        else phrase.head.kind in ("class", "kind", "name", "front_door")):
@@ -262,6 +278,9 @@ class Parser:
             named = [i for i, step in enumerate(so_far) if step.get("op") in ("list", "describe", "get", "count")]
             target: Selector = {"step": named[-1]} if named else {"ref": "it"}
             return [{"op": "teleport", "target": {**target, "limit": 1}}], True
+        held = self._count_held(c, ctx)
+        if held is not None:
+            return held, True
         for hook in self.hooks:
             hooked = hook(c, ctx, so_far)
             if hooked is not None:
@@ -434,10 +453,18 @@ class Parser:
             mine = self.building.storey(storey_for(self.building, ctx.scene.user_storey(), "mine"))
             if st is not None and mine is not None and st.index != mine.index:
                 return [{"op": "change_floor", "by": st.index - mine.index}]
+            if st is not None and mine is not None and np_text != "the roof":  # up to where one is already
+                way = "above" if m.group("dir").strip() == "up" else "below"
+                raise ClauseError(f"you are on {st.name} already, and no storey {way} it is called so")
         if re.match(r"^(upstairs|downstairs|the upper floor|the ground floor|the top floor|the first floor|"
                     r"the next floor|the floor above|the floor below)$", np_text):
             spec = self._storey_spec(np_text, ctx)
             st = self.building.storey(spec) if spec else None
+            mine = self.building.storey(storey_for(self.building, ctx.scene.user_storey(), "mine"))
+            way = (m.group("dir") or "").strip()
+            if st is not None and mine is not None and way in ("up", "down") and st.index == mine.index:
+                side = "above" if way == "up" else "below"
+                raise ClauseError(f"you are on {st.name} already: there is no storey {side} to go to")
             if st is not None:
                 return [{"op": "teleport", "target": {"class": ["IfcBuildingStorey"], "name": st.name}}]
         sel = self.selector(np_text, ctx)
@@ -576,6 +603,21 @@ class Parser:
     def _material_name(self, said: str) -> bool:
         """Is ``said`` part of one of the building's own material names ("s355" of "STEEL/S355J2")?"""
         return any(said in fold(m) for e in self.lex.building.elements.values() for m in e.materials)
+
+    def _count_held(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        """How many things have a property ("how many of the bolts are grade 8.8", "how many columns are
+        concrete", "how many walls are load-bearing"): the things with the test; None for anything else."""
+        held = re.fullmatch(r"how many (of )?(?P<np>(the |all the |these |those )?.+?) (are|is) (?P<pred>(?!there\b)"
+                            r"(?!(in|on|at|of|near|next|above|below|under|behind|upstairs|downstairs)\b).+)", c)
+        if held is None:
+            return None
+        base = self.selector(held.group("np"), ctx)
+        test = self._predicate(held.group("pred"), held.group("np"), base, ctx) if base is not None else None
+        if base is None or test is None:
+            return None
+        base.pop("limit", None)
+        base.pop("order", None)
+        return [{"op": "count", "target": _with_test(base, test)}]
 
     def _measured(self, m: re.Match[str], ctx: ParseContext, allow_empty: bool) -> Selector | None:
         """Things whose property, named in the building's own words, compares with a number."""
@@ -1038,7 +1080,7 @@ class Parser:
         names = "|".join(sorted(assets, key=len, reverse=True))
         c = re.sub(r"^(i'?d like|i would like|i want|i need|give me|can i have|could i get|get me)"
                    r"(?= (an?|one|some|another|the) )", "add", c)
-        m = re.match(rf"^(add|put|place|insert|drop|set|position|stick|bring in|create|spawn)( me)?"
+        m = re.match(rf"^(add|put|place|insert|drop|set|position|stick|bring in|create|spawn|pop|plonk)( me)?"
                      rf"( an?| one| some| another| the| new| a new)?( new)? (?P<asset>{names})(?P<rest>.*)$", c)
         if not m:
             return None
@@ -1463,8 +1505,8 @@ def storey_for(b: Building, mine_id: str | None, spec: str, roof_only: Collectio
 _THERE = re.compile(r"(take|bring|get|send|beam|walk|lead) (me|us) (over )?there|(go|get|walk|head) (over )?there"
                     r"|(can|could) (i|we) go there")
 #: A noun phrase first, then, after a comma, a clause that takes it up with a pronoun.
-_TOPIC = re.compile(r"^(?P<np>(?:the|that|this|those|these|my|all the|both) [^,]+?) , (?P<rest>[^,]*"
-                    r"\b(?:it|them|they|those|these|its|their|which one|which)\b.*)$")
+_TOPIC = re.compile(r"^(?P<np>(?:(?:the|that|this|those|these|my|all the|both) )?[^,]+?(?: , [^,]+?)*) , "
+                    r"(?P<rest>[^,]*\b(?:it|them|they|those|these|its|their|which one|which)\b[^,]*)$")
 _PRONOUN = re.compile(r"\b(?:it|them|they|those|these)\b(?: both| all)?")
 
 
