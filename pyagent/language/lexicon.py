@@ -156,8 +156,13 @@ def room_phrases(name: str, long_name: str) -> set[str]:
         core = [w for w in words if w not in ROOM_NOUNS]
         if len(words) > len(core) >= 1 and len(" ".join(core)) > 2:
             phrases.add(" ".join(core))
+    # a number glued to a short label ("AP2", "B12"): the room's own number for its everyday words ("flat 2")
+    glued = {m.group(2).lstrip("0") or "0" for text in (name, long_name)
+             if (m := re.fullmatch(r"([a-z]{1,3})(\d+)", ascii_fold(text).strip()))}
+    everyday_said = everyday | {alias for alias, target in ROOM_WORD_ALIASES.items() if target in everyday}
+    phrases.update(f"{noun} {number}" for noun in everyday_said for number in glued if noun not in GENERIC_WORDS)
     for number in room_numbers(name, long_name):
-        nouns = set(NUMBERED_ROOM_NOUNS) | everyday
+        nouns = set(NUMBERED_ROOM_NOUNS) | (set() if glued else everyday_said)  # "flat 2" is AP2, not space 2
         for text in (name, long_name):
             words = [w for w in _LETTERS.findall(ascii_fold(text)) if w not in _ROMAN and len(w) > 1]
             if words:

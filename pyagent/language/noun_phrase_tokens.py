@@ -209,6 +209,10 @@ class Tagger:
         for suffix in _ROOM_SUFFIX:
             said = entry.phrase + suffix
             self._put(said, NPToken("ROOM", said, entry, suffix in ("s", "es")))
+        if entry.phrase.isascii() and entry.phrase[-1:].isalpha():  # "balconies", "libraries"
+            plural = plural_noun(entry.phrase)
+            if plural not in (entry.phrase, entry.phrase + "s", entry.phrase + "es"):
+                self._put(plural, NPToken("ROOM", plural, entry, True))
 
     def tokens(self, text: str) -> list[NPToken]:
         """The phrase as typed tokens."""
