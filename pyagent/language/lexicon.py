@@ -216,6 +216,7 @@ class Lexicon:
     # Yes-or-no properties the building's elements carry, by the words for them ("load bearing",
     # "loadbearing", "structural" -> "LoadBearing"); longest first.
     flags: dict[str, str] = field(default_factory=dict)
+    _flag_re: re.Pattern[str] | None = None
     _words: BuildingWords | None = None
 
     @classmethod
@@ -322,12 +323,15 @@ class Lexicon:
     def flag_in(self, text: str) -> tuple[str, bool, str] | None:
         """A yes-or-no property said in ``text`` ("the load-bearing walls", "non load bearing", "not
         combustible"): (the property's name, the value meant, the words said), or None."""
-        plain = text.replace("-", " ")
-        for phrase, name in self.flags.items():
-            m = re.search(rf"\b(?P<neg>non |not |un)?{re.escape(phrase)}\b", plain)
-            if m is not None:
-                return name, m.group("neg") is None, m.group(0)
-        return None
+        if not self.flags:
+            return None
+        if self._flag_re is None:  # one pattern for them all, longest first
+            said = "|".join(re.escape(p) for p in self.flags)
+            self._flag_re = re.compile(rf"\b(?P<neg>non |not |un)?(?P<flag>{said})\b")
+        m = self._flag_re.search(text.replace("-", " "))
+        if m is None:
+            return None
+        return self.flags[m.group("flag")], m.group("neg") is None, m.group(0)
 
     def vocabulary(self) -> BuildingWords:
         """All the building's words (``building_words.from_building``), made when first asked for."""
