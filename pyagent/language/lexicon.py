@@ -253,8 +253,12 @@ class Lexicon:
                         else:  # "Roof": only as "roof level" / "roof floor"
                             lex.storeys[f"{variant} floor"] = st.id
                             lex.storeys[f"{variant} storey"] = st.id
-                    # The name without a storey noun decorating it: "2F - Story" is also "2F".
+                    # The name without a storey noun decorating it: "2F - Story" is also "2F"; without a
+                    # leading number: "00 Begane grond" is also "Begane grond".
                     core = re.sub(r"\s+", " ", re.sub(rf"\b({nouns})\b|[-_:/()\[\],]", " ", fold(phrase))).strip()
+                    numbered = re.fullmatch(r"[+-]?\d+(\.\d+)?\s+(?P<rest>[^\d\s].*)", core)
+                    if numbered is not None and len(numbered.group("rest")) > 3:
+                        cores.setdefault(numbered.group("rest"), []).append(st.id)
                     if core and core != fold(phrase) and any(c.isalpha() for c in core) and len(core) > 1 \
                             and core not in GENERIC_WORDS and not all(w in length_units() for w in core.split()):
                         cores.setdefault(core, []).append(st.id)

@@ -723,6 +723,9 @@ class Parser:
         if m and not re.match(r"^(many|far|close)\b", m.group("p")):
             prop = self._prop_word(m.group("p"))
             np_text = m.group("np")
+            if prop in ("name", "type") and re.fullmatch(r"(this|the|our|my|your) (whole )?(building|house|block|"
+                                                         r"school|office|model)", np_text):
+                return [{"op": "get", "target": {"class": ["IfcBuilding"]}, "property": prop}]  # its own name
             if m.group("of") == " in" and (prop is None or prop in self.PROPS):
                 prop = None  # "what is the height in …" is left to the other readings
             elif prop is not None and prop not in self.PROPS and m.group("of") in (" on", " for", " in"):

@@ -33,6 +33,9 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     if len(known) == 1:
         g, v = known[0]
         shown = f"{v:.2f} {unit}".strip() if numeric else str(v)
+        if prop == "name" and str(v) == ex.label(g):  # "what's this building called": its name, said once
+            return v, say("get_name", what=ex.building.elements[g].ifc_class.removeprefix("Ifc").lower(),
+                          shown=shown), ids
         return (round(float(v), 4) if numeric else v), say("get_one", prop=prop, what=ex.label(g), shown=shown), ids
     if numeric and prop.lower() in ("area", "volume", "floor_area"):
         total = float(sum(v for _, v in known))
