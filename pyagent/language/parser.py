@@ -53,7 +53,7 @@ FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|hmm+|yeah|yep|so(?!
            r"like(?= ,| \d| (take|go|show|hide|make|how|what|where|which|walk|move|turn|put|paint|color)\b)|"
            r"(?<=,)like\b|(?<=, )like\b|"
            r"as well(?= *(,|$))|(would|could|will) you be so kind as to|be so kind as to|would you kindly|"
-           r"i am curious( ?,)?|i was wondering( ?,)?( if)?|just wondering( ?,)?|(?<= , )quick(ly)?$|"
+           r"i am curious( ?,)?|i was wondering( ?,)?( if)?|just wondering( ?,)?|(?<=,) *quick(ly)?\b|"
            r"(can|could|shall|should|may) we(?= (nudge|move|shift|hide|show|make|color|paint|put|add|delete|remove|"
            r"turn|go|take|isolate|select|get|see|have|cut|save)\b)|we can(?= (delete|remove|hide|show|move|add)\b)|"
            r"real quick|oops|whoops|oh no|sorry|exactly|precisely|^no|, no|quick question|question|"
@@ -249,8 +249,8 @@ class Parser:
         # "stairs, railings too, hide them": the things listed, as one phrase
         parts = [re.sub(r" (too|also|as well)$", "", p.strip()) for p in m.group("np").split(" , ")]
         if re.match(r"(what|which|who|where|how|why|when|is|are|do|does|did|can|could|would|will|should|was|were)\b",
-                    parts[0]):
-            return t  # "what door is behind me, and how wide is it": a question first, not a topic
+                    parts[0]) or parts[0].split()[0] in VERBS_AFTER_AND:
+            return t  # "what door is behind me, and how wide is it": a question or a request first, not a topic
         said_as_phrase = re.match(r"(the|that|this|those|these|my|all the|both) ", parts[0]) is not None
         if (len(parts) > 1 or not said_as_phrase) and not all(self.noun_phrases.read(p) is not None for p in parts):
             return t  # "what door is behind me, and how wide is it": a question first, not a topic
