@@ -15,7 +15,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "stair": ("IfcStair", "IfcStairFlight"), "staircase": ("IfcStair", "IfcStairFlight"),
     "stairway": ("IfcStair", "IfcStairFlight"), "steps": ("IfcStair", "IfcStairFlight"),
     "column": ("IfcColumn",), "pillar": ("IfcColumn",), "post": ("IfcColumn",),
-    "beam": ("IfcBeam",), "girder": ("IfcBeam",),
+    "beam": ("IfcBeam",), "girder": ("IfcBeam",), "joist": ("IfcBeam",),
     "railing": ("IfcRailing",), "handrail": ("IfcRailing",), "banister": ("IfcRailing",), "balustrade": ("IfcRailing",),
     "member": ("IfcMember",), "rafter": ("IfcMember",), "brace": ("IfcMember",), "strut": ("IfcMember",),
     "furniture": ("IfcFurnishingElement", "IfcFurniture"), "furnishing": ("IfcFurnishingElement", "IfcFurniture"),
@@ -46,10 +46,12 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "skylight": ("skylight", "roof window", "rooflight", "roof light", "dachfenster", "lichtkoepel", "daklicht",
                  "dakraam"),
     "counter": ("counter", "countertop", "worktop"),
-    "lamp": ("lamp", "light", "leuchte"), "plant": ("plant", "pflanze"), "tv": ("tv", "television"),
+    "lamp": ("lamp", "light", "light fitting", "light fixture", "luminaire", "ceiling light", "leuchte"),
+    "plant": ("plant", "pflanze"), "tv": ("tv", "television"),
     "nightstand": ("nightstand", "night stand", "bedside"), "dresser": ("dresser", "chest of drawers"),
     "washer": ("washer", "washing machine"), "dryer": ("dryer",),
-    "bench": ("bench", "sitzbank", "bank"), "kitchenette": ("kitchenette", "küchenzeile", "kitchen unit", "pantry"),
+    "switch": ("light switch", "switch", "schalter", "lichtschalter"), "bench": ("bench", "sitzbank", "bank"),
+    "kitchenette": ("kitchenette", "küchenzeile", "kitchen unit", "pantry"),
 }
 
 # The classes things of a kind are written as (furniture, fittings, fixtures, stand-ins).

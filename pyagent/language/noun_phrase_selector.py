@@ -262,7 +262,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         sel["limit"] = int(phrase.numbers[0])
         sel.setdefault("order", "nearest")
     said_head = core.replace(f" {head.noun_before} ", " ", 1) if head is not None and head.noun_before else core
-    said_plural = head is not None and head.plural and head.kind in ("class", "kind")  # "the toilet bowls"
+    said_plural = head is not None and head.plural and head.kind in ("class", "kind", "things")  # "the toilet bowls"
     if noun_found and not name_plural and not said_plural:
         one_or_many(sel, said_head, parser._heads, relations, order)
     if sel.get("class") == [] and "kind" not in sel:

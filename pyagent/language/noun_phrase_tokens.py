@@ -41,7 +41,8 @@ WORDS: dict[str, Any] = yaml.safe_load(
 MATERIAL_WORDS: dict[str, str] = {
     "concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood", "glass": "glass",
     "brick": "brick", "masonry": "masonry", "aluminium": "aluminium", "aluminum": "aluminium", "stone": "stone",
-    "plasterboard": "plaster", "gypsum": "plaster", "plaster": "plaster", "drywall": "plaster"}
+    "plasterboard": "plaster", "gypsum": "plaster", "plaster": "plaster", "drywall": "plaster",
+    "stainless": "stainless steel"}
 MATERIAL_FRAGMENTS: dict[str, tuple[str, ...]] = {
     str(k): tuple(str(f) for f in v) for k, v in yaml.safe_load(
         (Path(__file__).parent / "data" / "material_words.yaml").read_text(encoding="utf-8")).items()}
@@ -222,6 +223,9 @@ class Tagger:
             article = out[0].text.split()[0]
             out[:1] = [NPToken("ARTICLE" if article == "the" else "DEMONSTRATIVE", article,
                                self.closed.get((article,), ("", article))[1]), NPToken("ONE", "ones", None, True)]
+        for i, token in enumerate(out):  # "the parts", "the items": things in the plural
+            if token.type == "THINGS" and token.text.endswith("s") and token.text not in ("stuff",):
+                out[i] = NPToken("THINGS", token.text, token.value, True)
         for i, token in enumerate(out):  # "the columns of the first floor": on it
             nxt = out[i + 2] if i + 2 < len(out) and out[i + 1].type == "ARTICLE" else (
                 out[i + 1] if i + 1 < len(out) else None)
@@ -454,6 +458,8 @@ class Tagger:
             return NPToken("UNIT", word, length_units()[word])
         if word in MATERIAL_WORDS:
             return NPToken("MATERIAL", word, MATERIAL_WORDS[word])
+        if word in self.material_marks:  # "the S355 parts": a grade the building's material names carry
+            return NPToken("MATERIAL", word, word)
         nth = spoken_numbers.ordinal(word)
         if nth is not None:
             return NPToken("ORDINAL", word, nth)
@@ -468,6 +474,15 @@ class Tagger:
         if ends and word.isalpha() and len(word) >= 4 and singular_noun(word) in self.head_nouns:
             return NPToken("NAME", word, singular_noun(word), singular_noun(word) != word)  # "the piano"
         return NPToken("WORD", word, word)
+
+    @cached_property
+    def material_marks(self) -> frozenset[str]:
+        """Words of the building's material names with letters and digits ("s355", "c30"): grades said as
+        words."""
+        words = {w for e in self.lex.building.elements.values() for m in e.materials
+                 for w in re.findall(r"[\w.]+", fold(m)) if re.search(r"\d", w) and re.search(r"[^\W\d_]", w)}
+        words |= {m.group(0) for w in words if (m := re.match(r"[^\W\d_]+\d+", w))}  # "s355" of "s355j2"
+        return frozenset(w for w in words if len(w) >= 3 and (w,) not in self.closed)
 
     @cached_property
     def head_nouns(self) -> frozenset[str]:

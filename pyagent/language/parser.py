@@ -311,14 +311,20 @@ class Parser:
 
     def _shared_verb(self, c: str) -> list[str] | None:
         """"hide the roof and all the walls upstairs" -> "hide the roof", "hide all the walls upstairs"."""
-        if " and " not in c or re.search(r"\bbetween\b", c):
-            return None
+        if " and " not in c or re.search(r"\b(between|except|but|apart from|other than|besides)\b", c):
+            return None  # "everything except the columns and beams": one set left out
         colour_words = "|".join(sorted(COLOURS, key=len, reverse=True))
         m = re.match(r"^(?P<verb>hide|show|unhide|delete|remove|select|highlight|paint|color|make|turn|count)\s+"
                      r"(?P<a>.+?)\s+and\s+(?P<b>.+)$", c)
         if not m:
             return None
         a, b, verb = m.group("a"), m.group("b"), m.group("verb")
+        if " , " in a:  # "colour the basin, the shower and the WC light blue": each of the list
+            first, _, rest = a.partition(" , ")
+            more = self._shared_verb(f"{verb} {rest} and {b}")
+            if more is None or not self._shared_verb(f"{verb} {first} and {b}"):
+                return None
+            return [self._shared_verb(f"{verb} {first} and {b}")[0], *more]  # type: ignore[index]
         tail = ""
         cm = re.search(rf"\s+((to |in )?((light|dark|pale|bright) )?({colour_words})|(semi-?)?transparent|"
                        rf"see-? ?through|invisible)$", b)
