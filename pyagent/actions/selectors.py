@@ -244,6 +244,8 @@ def element_value(el: Element, key: str) -> Any:
         for pk, pv in el.properties.items():
             if squeezed in pk.lower().replace(" ", "").replace("_", ""):
                 return pv
+    if k in ("room_number", "number") and el.ifc_class == "IfcSpace":  # a room's Name is its number
+        return el.name or None
     if k in ("profile", "section", "profile_name", "cross_section"):  # no such property: the type names it
         return el.type_name or el.object_type or None                   # (Tekla's "HEB300", "PL20*300")
     if k.endswith(("grade", "strength_class", "quality")):  # "steel grade" with no such property: the

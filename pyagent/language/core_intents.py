@@ -64,8 +64,11 @@ def colour_phrases() -> list[str]:
     out: list[str] = []
     for colour in COLOURS:
         out += [colour, f"{colour}ish"]
+        if " " in colour:  # a named compound ("light blue") takes no further modifier
+            continue
         for mod in COLOUR_MODIFIERS:
-            out += [f"{mod} {colour}", f"{mod}er {colour}"]
+            if f"{mod} {colour}" not in COLOURS:
+                out += [f"{mod} {colour}", f"{mod}er {colour}"]
     return out + ["darker", "lighter", "brighter", "the same color"]
 
 

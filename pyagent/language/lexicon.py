@@ -20,6 +20,10 @@ from pyagent.model import Building
 from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words
 
 COLOURS: dict[str, tuple[float, float, float]] = {
+    # named compound colours first (as CSS names them): "light blue" is not blue made lighter
+    "light blue": (0.68, 0.85, 0.9), "light green": (0.56, 0.93, 0.56), "light grey": (0.83, 0.83, 0.83),
+    "light gray": (0.83, 0.83, 0.83), "dark blue": (0.0, 0.0, 0.55), "dark green": (0.0, 0.39, 0.0),
+    "dark red": (0.55, 0.0, 0.0), "sky blue": (0.53, 0.81, 0.92), "light pink": (1.0, 0.71, 0.76),
     "red": (0.85, 0.1, 0.1), "green": (0.15, 0.65, 0.2), "blue": (0.15, 0.35, 0.85), "yellow": (0.95, 0.85, 0.15),
     "orange": (0.95, 0.55, 0.1), "purple": (0.55, 0.2, 0.7), "violet": (0.55, 0.3, 0.8), "pink": (0.95, 0.5, 0.7),
     "white": (0.97, 0.97, 0.97), "black": (0.05, 0.05, 0.05), "grey": (0.5, 0.5, 0.5), "gray": (0.5, 0.5, 0.5),
@@ -180,7 +184,7 @@ _TOKEN = re.compile(r"[\w.*/-]+")
 BUILTIN_PROPERTIES = frozenset({
     "height", "width", "depth", "length", "thickness", "area", "volume", "perimeter", "surface area", "elevation",
     "name", "class", "type", "material", "color", "colour", "external", "storey", "floor", "level", "room",
-    "profile", "section", "cross section",
+    "profile", "section", "cross section", "room number", "number",
     "space", "weight", "mass", "heavy", "tall", "high", "wide", "deep", "thick", "long", "size", "floor area",
     "surface_area"})
 

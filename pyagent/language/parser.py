@@ -1022,6 +1022,8 @@ class Parser:
                 rgb = [c + (1 - c) * 0.35 for c in base[:3]]
             return [round(min(1.0, max(0.0, v)), 4) for v in rgb] + [base[3]]
         parts = t.split()
+        if " ".join(parts[-2:]) in COLOURS:  # a named compound colour: "light blue"
+            parts = [*parts[:-2], " ".join(parts[-2:])]
         name = parts[-1]
         if name not in COLOURS:
             return None
