@@ -56,7 +56,9 @@ FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|hmm+|yeah|yep|so(?!
            r"i am curious( ?,)?|i was wondering( ?,)?( if)?|just wondering( ?,)?|(?<=,) *quick(ly)?\b|"
            r"(can|could|shall|should|may) we(?= (nudge|move|shift|hide|show|make|color|paint|put|add|delete|remove|"
            r"turn|go|take|isolate|select|get|see|have|cut|save)\b)|we can(?= (delete|remove|hide|show|move|add)\b)|"
-           r"real quick|oops|whoops|oh no|sorry|exactly|precisely|^no|, no|quick question|question|"
+           r"real quick|oops|whoops|oh no|sorry|exactly|precisely|"
+           r"^no(?=,| ,| no\b| (i|sorry|wait|not|the other|that|undo)\b)|"
+           r", no|quick question|question|i want that you|i would like that you|"
            r"i wonder|"
            r"i'?d like to know|i want to know|"
            r"i would like to know|do you know|tell me|find out|if you (can|could|would)|"
@@ -583,13 +585,17 @@ class Parser:
         flag = self.lex.flag_in(pred)
         if flag is not None and " ".join(pred.replace("-", " ").split()) == flag[2].strip():
             return {"where": [{"key": flag[0], "cmp": "eq", "value": flag[1]}]}
-        side = re.fullmatch(r"(an? )?(?P<side>external|exterior|outside|outer|internal|interior|inside|inner)( \w+)?|"
-                            r"on the (?P<on>outside|inside)", pred)
-        if side is not None:
+        def noun(word: str | None) -> bool:  # "a glass door": the word after the test names the thing again
+            return word is None or singular_noun(word.strip()) in self.lex.class_words \
+                or word.strip() in self.lex.kinds or singular_noun(word.strip()) in self.lex.kinds
+
+        side = re.fullmatch(r"(an? )?(?P<side>external|exterior|outside|outer|internal|interior|inside|inner)"
+                            r"(?P<n> \w+)?|on the (?P<on>outside|inside)", pred)
+        if side is not None and noun(side.group("n")):
             word = side.group("side") or side.group("on")
             return {"external": word in ("external", "exterior", "outside", "outer")}
-        mat = re.fullmatch(r"(made (of|from|out of) )?(an? )?(?P<mat>[a-z]+)( \w+)?", pred)
-        if mat is not None and mat.group("mat") in MATERIAL_WORDS:
+        mat = re.fullmatch(r"(made (of|from|out of) )?(an? )?(?P<mat>[a-z]+)(?P<n> \w+)?", pred)
+        if mat is not None and mat.group("mat") in MATERIAL_WORDS and noun(mat.group("n")):
             classes = tuple(base.get("class") or ())
             key, fragment = self.noun_phrases.tagger.material_filter(MATERIAL_WORDS[mat.group("mat")], classes)
             return {"where": [{"key": key, "cmp": "contains", "value": fragment}]}
@@ -601,8 +607,10 @@ class Parser:
                                           r"less|at least|at most)\b", pred):
             full = self.selector(f"{np_text} {pred}", ctx)
             extra = [w for w in (full or {}).get("where") or [] if w not in (base.get("where") or [])]
-            if extra:
-                return {"where": extra}
+            if extra:  # with whatever else the predicate said ("wider than 85 cm upstairs")
+                more = {k: v for k, v in (full or {}).items()
+                        if k in ("storey", "room", "relations", "external") and k not in base}
+                return {"where": extra, **more}
         return None
 
     @lru_cache(maxsize=256)  # noqa: B019 - one parser per building

@@ -86,3 +86,34 @@ def test_a_room_said_alone_is_where_to_go_and_the_place_just_named_is_there(sess
     assert there.program["steps"][1] == {"op": "teleport", "target": {"step": 0, "limit": 1}}
     room = s2.graph.room_at(s2.pose.position - [0.0, 0.0, 1.0])
     assert room == there.value[0]
+
+
+@pytest.mark.parametrize(("text", "ops"), [
+    ("windows red", ["color"]),
+    ("walls half transparent", ["transparency"]),
+    ("no furniture", ["hide"]),
+    ("next floor", ["change_floor"]),
+    ("how much windows has the Küche?", ["count"]),
+    ("of what material are made the walls?", ["get"]),
+    ("in which floor is the kitchen?", ["get"]),
+    ("I want that you hide the roof", ["hide"]),
+    ("it is possible to see only the doors?", ["isolate"]),
+    ("where I am?", ["where_am_i"]),
+])
+def test_terse_and_non_native_shapes(sessions: ev.Sessions, text: str, ops: list[str]) -> None:
+    """Barked at a voice assistant or said in another language's word order: the same requests."""
+    s = session(sessions, "AC20-FZK-Haus.ifc", {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    got = s.say(text)
+    assert got.program is not None, (text, got.answer)
+    assert [step["op"] for step in got.program["steps"]] == ops, got.program
+
+
+def test_a_limit_said_with_a_place_keeps_the_place(sessions: ev.Sessions) -> None:
+    """"Upstairs, how many doors are wider than 85 cm?": the storey is not dropped for the comparison."""
+    model = ifcopenshell.open(str(BUILDINGS / "renga_house.ifc"))
+    s = session(sessions, "buildings/renga_house.ifc", {"position": [2.0, -2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    everywhere = s.say("how many doors are wider than 85 centimetres?")
+    upstairs = s.say("upstairs, how many doors are wider than 85 centimetres?")
+    assert everywhere.ok and upstairs.ok
+    assert upstairs.program["steps"][0]["target"].get("storey")
+    assert 0 < upstairs.value < everywhere.value <= len(model.by_type("IfcDoor"))
