@@ -1207,8 +1207,9 @@ class Parser:
         sel = self.selector(c, ctx)
         if not sel or sel.get("ref"):
             return None
-        if sel.get("class") == ["IfcSpace"] and sel.get("ids") and not sel.get("relations") and not sel.get("order"):
-            return [{"op": "teleport", "target": _singular(sel, c, force=True)}]
+        if sel.get("class") == ["IfcSpace"] and sel.get("ids") and not sel.get("relations") \
+                and sel.get("order") in (None, "nearest") and not re.search(r"\b(nearest|closest)\b", c):
+            return [{"op": "teleport", "target": _singular(sel, c, force=True)}]  # "kitchen": the one meant
         if sel.get("order") and sel.get("limit") and re.search(r"\b(\w+est|nearest|closest)\b", c):
             return [{"op": "list", "target": sel}]
         return None
