@@ -255,7 +255,7 @@ class Parser:
             return t  # "what door is behind me, and how wide is it": a question or a request first, not a topic
         said_as_phrase = re.match(r"(the|that|this|those|these|my|all the|both) ", parts[0]) is not None
         if (len(parts) > 1 or not said_as_phrase) and not all(self.noun_phrases.read(p) is not None for p in parts):
-            return t  # "what door is behind me, and how wide is it": a question first, not a topic
+            return t  # listed or bare words must each be a noun phrase ("stairs, railings too")
         topic = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
         topic = topic.replace(", ", " and ") if len(parts) > 1 else topic
         phrase = self.noun_phrases.read(topic)
@@ -323,10 +323,9 @@ class Parser:
         a, b, verb = m.group("a"), m.group("b"), m.group("verb")
         if " , " in a:  # "colour the basin, the shower and the WC light blue": each of the list
             first, _, rest = a.partition(" , ")
+            head = self._shared_verb(f"{verb} {first} and {b}")
             more = self._shared_verb(f"{verb} {rest} and {b}")
-            if more is None or not self._shared_verb(f"{verb} {first} and {b}"):
-                return None
-            return [self._shared_verb(f"{verb} {first} and {b}")[0], *more]  # type: ignore[index]
+            return None if head is None or more is None else [head[0], *more]
         tail = ""
         cm = re.search(rf"\s+((to |in )?((light|dark|pale|bright) )?({colour_words})|(semi-?)?transparent|"
                        rf"see-? ?through|invisible)$", b)
@@ -462,8 +461,7 @@ class Parser:
             if st is not None and mine is not None and st.index != mine.index:
                 return [{"op": "change_floor", "by": st.index - mine.index}]
             if st is not None and mine is not None and np_text != "the roof":  # up to where one is already
-                way = "above" if m.group("dir").strip() == "up" else "below"
-                raise ClauseError(f"you are on {st.name} already, and no storey {way} it is called so")
+                raise _already_on(st.name, m.group("dir").strip())
         if re.match(r"^(upstairs|downstairs|the upper floor|the ground floor|the top floor|the first floor|"
                     r"the next floor|the floor above|the floor below)$", np_text):
             spec = self._storey_spec(np_text, ctx)
@@ -471,8 +469,7 @@ class Parser:
             mine = self.building.storey(storey_for(self.building, ctx.scene.user_storey(), "mine"))
             way = (m.group("dir") or "").strip()
             if st is not None and mine is not None and way in ("up", "down") and st.index == mine.index:
-                side = "above" if way == "up" else "below"
-                raise ClauseError(f"you are on {st.name} already: there is no storey {side} to go to")
+                raise _already_on(st.name, way)
             if st is not None:
                 return [{"op": "teleport", "target": {"class": ["IfcBuildingStorey"], "name": st.name}}]
         sel = self.selector(np_text, ctx)
@@ -618,20 +615,26 @@ class Parser:
         """Is ``said`` part of one of the building's own material names ("s355" of "STEEL/S355J2")?"""
         return any(said in fold(m) for e in self.lex.building.elements.values() for m in e.materials)
 
+    def _held(self, np_text: str, pred: str, ctx: ParseContext, every: bool = True,
+              allow_empty: bool = False) -> Selector | None:
+        """The things ``np_text`` names that hold the test ``pred`` says (``_predicate``), all of them when
+        ``every``; None when either part means nothing here."""
+        base = self.selector(np_text, ctx, allow_empty)
+        test = self._predicate(pred, np_text, base, ctx) if base is not None else None
+        if base is None or test is None:
+            return None
+        if every:
+            base.pop("limit", None)
+            base.pop("order", None)
+        return _with_test(base, test)
+
     def _count_held(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """How many things have a property ("how many of the bolts are grade 8.8", "how many columns are
         concrete", "how many walls are load-bearing"): the things with the test; None for anything else."""
-        held = re.fullmatch(r"how many (of )?(?P<np>(the |all the |these |those )?.+?) (are|is) (?P<pred>(?!there\b)"
-                            r"(?!(in|on|at|of|near|next|above|below|under|behind|upstairs|downstairs)\b).+)", c)
-        if held is None:
-            return None
-        base = self.selector(held.group("np"), ctx)
-        test = self._predicate(held.group("pred"), held.group("np"), base, ctx) if base is not None else None
-        if base is None or test is None:
-            return None
-        base.pop("limit", None)
-        base.pop("order", None)
-        return [{"op": "count", "target": _with_test(base, test)}]
+        m = re.fullmatch(r"how many (of )?(?P<np>(the |all the |these |those )?.+?) (are|is) (?P<pred>(?!there\b)"
+                         r"(?!(in|on|at|of|near|next|above|below|under|behind|upstairs|downstairs)\b).+)", c)
+        held = self._held(m.group("np"), m.group("pred"), ctx) if m is not None else None
+        return None if held is None else [{"op": "count", "target": held}]
 
     def _measured(self, m: re.Match[str], ctx: ParseContext, allow_empty: bool) -> Selector | None:
         """Things whose property, named in the building's own words, compares with a number."""
@@ -650,16 +653,9 @@ class Parser:
         """Which things have a property ("which parts are S355?", "which walls are load-bearing?")."""
         m = re.match(r"^(which|what) (?P<np>.+?) (is|are) (?P<pred>(?!(in|on|at|near|next|above|below|under|behind|"
                      r"there|here|the|a|an)\b).+)$", c)
-        if m is None:
-            return None
-        base = self.selector(m.group("np"), ctx)
-        if base is None:
-            return None
-        if m.group(3) == "are":  # which of them: all that hold it
-            base.pop("limit", None)
-            base.pop("order", None)
-        test = self._predicate(m.group("pred"), m.group("np"), base, ctx)
-        return None if test is None else [{"op": "list", "target": _with_test(base, test)}]
+        # "which walls are ...": all that hold it; "which wall is ...": the one
+        held = self._held(m.group("np"), m.group("pred"), ctx, every=m.group(3) == "are") if m is not None else None
+        return None if held is None else [{"op": "list", "target": held}]
 
     def _rooms_joined(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """Yes or no: does a door lead from one room straight into another ("can I walk straight from the
@@ -1263,10 +1259,9 @@ class Parser:
             return self._measured(measured, ctx, allow_empty)
         clause = _RELATIVE.match(text.strip(" ,"))
         if clause is not None:  # "everything that is S355", "the walls that are load-bearing"
-            base = self.selector(clause.group("np"), ctx, allow_empty)
-            test = self._predicate(clause.group("pred"), clause.group("np"), base, ctx) if base is not None else None
-            if base is not None and test is not None:
-                return _with_test(base, test)
+            held = self._held(clause.group("np"), clause.group("pred"), ctx, every=False, allow_empty=allow_empty)
+            if held is not None:
+                return held
         flag = self.lex.flag_in(text)
         if flag is not None:  # "the load-bearing walls": the walls whose LoadBearing is true
             name, value, said = flag
@@ -1540,6 +1535,12 @@ _MEASURED = re.compile(r"^(?P<np>.+?) (with|having|that have|that has|which have
                        + "|".join(sorted(_CMP_WORDS, key=len, reverse=True)) + r") (?P<n>\d+(\.\d+)?|one)( [a-z]+)?$")
 #: A noun phrase with a relative clause that says what its things are ("everything that is stainless").
 _RELATIVE = re.compile(r"^(?P<np>.+?) (that|which|who) (is|are) (?P<pred>.+)$")
+
+
+def _already_on(storey: str, way: str) -> ClauseError:
+    """Going up or down to the storey one is on ("can we go up to the first floor" on the only one)."""
+    return ClauseError(f"you are on {storey} already: there is no storey {'above' if way == 'up' else 'below'} "
+                       "called so to go to")
 
 
 def _with_test(target: Selector, test: Selector) -> Selector:
