@@ -47,6 +47,25 @@ SHEET_CHUNK = 512
 MIN_AREA_M2 = 1e-10
 #: How much larger a solid that cuts another is made each way (metres): a tenth of a millimetre.
 GROW_M = 1e-4
+#: The colour of a body the file gives none.
+DEFAULT_RGBA = (0.8, 0.8, 0.8, 1.0)
+
+
+def style_rgba(style: object) -> tuple[float, float, float, float]:
+    """The colour of one of the kernel's materials (its diffuse colour and transparency)."""
+    diffuse = getattr(style, "diffuse", None)
+    if diffuse is None:
+        return DEFAULT_RGBA
+    try:
+        r, g, b = float(diffuse.r()), float(diffuse.g()), float(diffuse.b())
+    except (AttributeError, TypeError):
+        return DEFAULT_RGBA
+    transparency = getattr(style, "transparency", 0.0)
+    try:
+        alpha = 1.0 - float(transparency) if transparency == transparency else 1.0
+    except (TypeError, ValueError):
+        alpha = 1.0
+    return (r, g, b, max(0.05, min(1.0, alpha)))
 
 
 class NotBuilt(Exception):
@@ -302,7 +321,12 @@ class CsgBodies:
 
     def _mesh(self, product: ifcopenshell.entity_instance) -> CsgMesh:
         items = self.body_items(product)
-        solid = self._items_solid(items)
+        try:
+            solid = self._items_solid(items)
+        except NotBuilt:
+            if any(i.is_a(BOOLEANS[0]) for i in items):
+                raise
+            return self._surface_with_openings(product, items)
         place = self._placement(product)
         openings = self.openings(product)
         if openings:
@@ -326,6 +350,44 @@ class CsgBodies:
             raise NotBuilt("the boolean tree leaves nothing")
         world = v @ place[:3, :3].T + place[:3, 3]
         return CsgMesh(world, f, self.colour(product, items))
+
+    def _surface_with_openings(self, product: ifcopenshell.entity_instance,
+                               items: list[ifcopenshell.entity_instance]) -> CsgMesh:
+        """A body with openings that is no closed solid of the item types above (a surface model, a face
+        set): the fast kernel's mesh of it with the openings left out, then each opening cut away from its
+        triangles. An opening clear of the body's box leaves it as it is; one that reaches into it must be
+        convex (a box, any convex prism) and is clipped away plane by plane; any other opening, or a closed
+        body that an opening reaches into (its cut would need new faces), is left to the hybrid kernel."""
+        settings = _item_settings()
+        settings.set("use-world-coords", True)
+        settings.set("disable-opening-subtractions", True)
+        try:
+            shape: Any = ifcopenshell.geom.create_shape(settings, product, geometry_library=KERNEL)
+        except RuntimeError as exc:
+            raise NotBuilt(f"{product.is_a()} not made by the fast kernel") from exc
+        g = shape.geometry
+        v = np.asarray(g.verts, dtype=np.float64).reshape(-1, 3)
+        f = np.asarray(g.faces, dtype=np.int64).reshape(-1, 3)
+        if not len(f) or not np.all(np.isfinite(v)):
+            raise NotBuilt(f"{product.is_a()} has no body from the fast kernel")
+        if len({m.name for m in g.materials}) > 1:
+            raise NotBuilt("a body drawn in several materials")
+        lo, hi = v.min(axis=0) - GROW_M, v.max(axis=0) + GROW_M
+        tris = v[f]
+        for opening in self.openings(product):
+            cut = _grown(self._items_solid(self._body(opening, ("Body", "Reference")))
+                         ).transform(self._placement(opening)[:3, :])
+            box = np.asarray(cut.bounding_box(), dtype=np.float64)
+            if np.any(box[:3] > hi) or np.any(box[3:] < lo):
+                continue  # clear of the body
+            if _is_closed(f):
+                raise NotBuilt("an opening into a closed body the fast kernel made")
+            tris = cut_convex(tris, _convex_planes(cut))
+        if not len(tris):
+            raise NotBuilt("the openings leave nothing")
+        verts, faces = _welded(tris)
+        rgba = self.colour(product, items)
+        return CsgMesh(verts, faces, rgba if rgba is not None or not g.materials else style_rgba(g.materials[0]))
 
     # -- colour ----------------------------------------------------------------------------------
 
@@ -367,6 +429,68 @@ class CsgBodies:
             if rgba is not None:
                 return rgba
         return None
+
+
+def _convex_planes(solid: manifold3d.Manifold) -> tuple[np.ndarray, np.ndarray]:
+    """The planes bounding a convex solid, (normals, offsets) with the solid where normal . x <= offset;
+    raises ``NotBuilt`` when the solid is not convex."""
+    mesh = solid.to_mesh64()
+    v = np.asarray(mesh.vert_properties, dtype=np.float64)[:, :3]
+    t = v[np.asarray(mesh.tri_verts, dtype=np.int64).reshape(-1, 3)]
+    n = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
+    length = np.linalg.norm(n, axis=1)
+    keep = length > 2 * MIN_AREA_M2
+    n = n[keep] / length[keep, None]
+    d = np.einsum("ij,ij->i", n, t[keep, 0])
+    # one plane per distinct (normal, offset)
+    key = np.round(np.c_[n / PLANE_TOL_N, d / PLANE_TOL_M]).astype(np.int64)
+    _, first = np.unique(key, axis=0, return_index=True)
+    n, d = n[first], d[first]
+    if not len(n) or np.any(v @ n.T - d > PLANE_TOL_M * 10):
+        raise NotBuilt("an opening that is not convex")
+    return n, d
+
+
+def _clip(poly: np.ndarray, normal: np.ndarray, offset: float) -> np.ndarray:
+    """The part of a convex polygon (k x 3) where normal . x <= offset (Sutherland-Hodgman)."""
+    s = poly @ normal - offset
+    out = []
+    for i in range(len(poly)):
+        j = (i + 1) % len(poly)
+        if s[i] <= 0:
+            out.append(poly[i])
+        if (s[i] < 0 < s[j]) or (s[j] < 0 < s[i]):
+            out.append(poly[i] + (poly[j] - poly[i]) * (s[i] / (s[i] - s[j])))
+    return np.asarray(out, dtype=np.float64).reshape(-1, 3)
+
+
+def cut_convex(tris: np.ndarray, planes: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Triangles (t x 3 x 3) with the part inside a convex solid (its bounding planes) taken away: a
+    triangle wholly outside one plane stays as it is, one wholly inside every plane goes, and one across
+    the solid's boundary is split along the planes it crosses."""
+    normals, offsets = planes
+    s = np.einsum("tkj,pj->tkp", tris, normals) - offsets  # t x 3 corners x planes
+    outside = np.any(np.all(s >= -PLANE_TOL_M, axis=1), axis=1)
+    inside = np.all(s <= PLANE_TOL_M, axis=(1, 2))
+    kept = [tris[outside]]
+    for tri in tris[~outside & ~inside]:
+        rest = tri
+        for n, d in zip(normals, offsets, strict=True):
+            piece = _clip(rest, -n, -d)  # the part outside this plane is kept
+            if len(piece) >= 3:
+                kept.append(np.stack([np.repeat(piece[:1], len(piece) - 2, axis=0), piece[1:-1], piece[2:]], axis=1))
+            rest = _clip(rest, n, d)
+            if len(rest) < 3:
+                break
+    out = np.concatenate(kept) if kept else np.empty((0, 3, 3))
+    area = np.linalg.norm(np.cross(out[:, 1] - out[:, 0], out[:, 2] - out[:, 0]), axis=1)
+    return out[area > 2 * MIN_AREA_M2]
+
+
+def _welded(tris: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Shared vertices and triangles of a triangle soup (t x 3 x 3)."""
+    verts, faces = np.unique(tris.reshape(-1, 3), axis=0, return_inverse=True)
+    return verts, faces.reshape(-1, 3).astype(np.int32)
 
 
 def _grown(cutter: manifold3d.Manifold) -> manifold3d.Manifold:

@@ -12,7 +12,7 @@ import ifcopenshell
 import ifcopenshell.geom
 import numpy as np
 
-from pyagent.csg import CsgBodies, NotBuilt
+from pyagent.csg import DEFAULT_RGBA, CsgBodies, NotBuilt, style_rgba
 from pyagent.progress import Progress, no_progress
 from pyagent.shapekeys import Copies, group_by_shape
 
@@ -25,7 +25,6 @@ GEOMETRY_LIBRARY: Final[Kernel] = "hybrid-cgal-simple-opencascade"
 # (about one in twenty on the shipped files), which the second pass does with the hybrid kernel.
 FAST_LIBRARY: Final[Kernel] = "cgal-simple"
 SKIPPED_CLASSES = ("IfcOpeningElement", "IfcAnnotation", "IfcVirtualElement", "IfcGrid", "IfcPort")
-DEFAULT_RGBA = (0.8, 0.8, 0.8, 1.0)
 # Beyond this distance from the file's origin (in plan) the geometry is moved to a local origin:
 # float32 keeps 0.06 mm at 1 km but only 0.5 m at 4.5 million metres.
 FAR_FROM_ORIGIN_M = 1000.0
@@ -110,22 +109,6 @@ def _settings() -> ifcopenshell.geom.settings:
     return s
 
 
-def _style_rgba(style: object) -> tuple[float, float, float, float]:
-    diffuse = getattr(style, "diffuse", None)
-    if diffuse is None:
-        return DEFAULT_RGBA
-    try:
-        r, g, b = float(diffuse.r()), float(diffuse.g()), float(diffuse.b())
-    except (AttributeError, TypeError):
-        return DEFAULT_RGBA
-    transparency = getattr(style, "transparency", 0.0)
-    try:
-        alpha = 1.0 - float(transparency) if transparency == transparency else 1.0
-    except (TypeError, ValueError):
-        alpha = 1.0
-    return (r, g, b, max(0.05, min(1.0, alpha)))
-
-
 class _Collector:
     """Meshes as they come out of the iterator, with one material table shared by every pass."""
 
@@ -155,7 +138,7 @@ class _Collector:
         f = np.asarray(geom.faces, dtype=np.int32).reshape(-1, 3)
         if not (len(v) and len(f) and np.all(np.isfinite(v))):
             return
-        styles = [self.material_index.setdefault(_style_rgba(m), len(self.material_index)) for m in geom.materials]
+        styles = [self.material_index.setdefault(style_rgba(m), len(self.material_index)) for m in geom.materials]
         mids = np.asarray(geom.material_ids, dtype=np.int64)
         if styles and len(mids) == len(f):
             lookup = np.asarray(styles, dtype=np.int32)
@@ -364,9 +347,20 @@ def _booleans(model: ifcopenshell.file, copies: Copies, collector: _Collector, p
             progress("tessellate", min(done, total), total)
 
 
+#: Set to 0 to leave boolean bodies and bodies with openings to the second pass (the hybrid kernel), as
+#: before ``pyagent.csg``: every shipped file then streams (duplex's 33 such bodies come second), which the
+#: tests of the progressive load use.
+BOOLEANS_ENV = "PYAGENT_FIRST_PASS_BOOLEANS"
+
+
+def booleans_in_first_pass() -> bool:
+    """Whether the first pass makes boolean bodies (``BOOLEANS_ENV`` unset or anything but 0)."""
+    return os.environ.get(BOOLEANS_ENV, "1").strip() != "0"
+
+
 def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
                       progress: Progress = no_progress, share: bool = True,
-                      booleans: bool = True) -> Iterator[Pass]:
+                      booleans: bool | None = None) -> Iterator[Pass]:
     """Tessellate every product with a body in two passes: first the fast kernel (``FAST_LIBRARY``)
     over all of them, then the hybrid kernel (``GEOMETRY_LIBRARY``) over only those the first could
     not do. Yields each pass as it ends; the second shares the first's origin and material table, and
@@ -379,7 +373,9 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     gets only what that cannot make.
     With ``share``, products that draw the same shape (``pyagent.shapekeys``) are tessellated once and
     the others placed from that mesh, right after it (one that its placement would put out of range is
-    left to the second pass on its own)."""
+    left to the second pass on its own). ``booleans`` None: ``booleans_in_first_pass()``."""
+    if booleans is None:
+        booleans = booleans_in_first_pass()
     products = _products(model)
     fills = _fills(model)
     collector = _Collector()
@@ -438,7 +434,7 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
 
 def tessellate(model: ifcopenshell.file, threads: int | None = None,
                progress: Progress = no_progress, share: bool = True,
-               booleans: bool = True) -> tuple[MeshSet, list[str]]:
+               booleans: bool | None = None) -> tuple[MeshSet, list[str]]:
     """Tessellate every product with a body (both passes of ``tessellate_passes``). Returns the meshes
     and warnings for what failed."""
     passes = list(tessellate_passes(model, threads, progress, share, booleans))
