@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from pyagent.vocabulary import plural_noun, singular_noun
+
 if TYPE_CHECKING:
     from pyagent.language.parser import ParseContext, Parser
 
@@ -104,6 +106,11 @@ class Aggregates:
         np_text = np_text.strip()
         if not np_text or _np_stop().search(np_text):
             return None
+        # one noun said in the singular ("the total office area", "the average height of the door"): all
+        # of them, even where a single room of several would be chosen for "the office"
+        one = re.fullmatch(r"(?:the )?(?P<w>[a-z]+)", np_text)
+        if one is not None and singular_noun(one.group("w")) == one.group("w") != plural_noun(one.group("w")):
+            np_text = plural_noun(one.group("w"))
         sel = self.parser.selector(np_text, ctx)
         if not sel:
             return None

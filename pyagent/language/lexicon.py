@@ -14,6 +14,7 @@ from rapidfuzz import fuzz, process
 
 from pyagent.language import phrasing
 from pyagent.language.building_words import ABBREVIATIONS, PROPERTY_WORDS, BuildingWords, closest, from_building
+from pyagent.language.spoken_numbers import unglued
 from pyagent.language.storey_ordinals import roof_storeys
 from pyagent.language.units import length_units
 from pyagent.model import Building
@@ -249,7 +250,8 @@ class Lexicon:
         for st in b.storeys:
             for phrase in (st.name, st.long_name):
                 if phrase and not phrase.startswith("ACID"):
-                    for variant in (fold(phrase), ascii_fold(phrase), re.sub(rf"\b({nouns})\b", "floor", fold(phrase))):
+                    for variant in (fold(phrase), ascii_fold(phrase), re.sub(rf"\b({nouns})\b", "floor", fold(phrase)),
+                                    unglued(fold(phrase))):
                         if variant in element_names and variant != fold(phrase):
                             continue  # "Storey-2" read as "floor-2" must not take the slab named "Floor-2"
                         if variant not in GENERIC_WORDS:

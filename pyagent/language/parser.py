@@ -141,7 +141,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(how far|how big|how tall|how long|how wide|how high|how deep|which one|which)'s\b", r"\1 is", t)
     t = re.sub(r"\b(\w+)'s (it|that|this|the|there)\b", r"\1 is \2", t)
     t = re.sub(r"(\d),(\d)", r"\1.\2", t)
-    t = re.sub(r"(?<=\d)(?=[a-z°²³])", " ", t)  # 2m -> 2 m, 90° -> 90 °
+    t = spoken_numbers.unglued(t)  # 2m -> 2 m, 90° -> 90 °, 1stfloor -> 1 st floor
     t = re.sub(r"(?<!\w)'em\b", "them", t)  # "hide 'em"
     t = re.sub(r"\s[-–—]+\s", " , ", t)  # "columns - what section are they?": a pause
     t = re.sub(r"[?!;]|:(?!\d\d)", " , ", t)  # keep clock times (15:00)
@@ -297,6 +297,10 @@ class Parser:
                 steps.extend(got[0])
             else:
                 return steps, True
+        if re.match(r"^(and )?(what|how) about\b", said) and ctx.dialogue.last_steps:
+            follow = self._follow_up(c, ctx)  # "what about the doors?": the last request on them (not a list)
+            if follow is not None:
+                return follow, False
         for handler in (self._history, self._save_note, self._where, self._turn, self._look_at, self._teleport,
                         self._route, self._count, self._holds, self._exists, self._distance, self._what_noun, self._get,
                         self._describe,
@@ -579,8 +583,12 @@ class Parser:
 
     def _predicate(self, pred: str, np_text: str, base: Selector, ctx: ParseContext) -> Selector | None:
         """The selector fields that test ``pred`` said of things (``base``), or None when it is no test."""
-        flag = self.lex.flag_in(pred)
-        if flag is not None and " ".join(pred.replace("-", " ").split()) == flag[2].strip():
+        # "rated as a fire exit", "a fire exit", "fire exits": the yes-or-no property said as a noun
+        said = re.sub(r"^((rated|classed|classified|marked|designated|listed|flagged|set|defined) as )?(an? )?", "",
+                      " ".join(pred.replace("-", " ").split()))
+        said = re.sub(r"\w+$", lambda w: singular_noun(w.group(0)), said) if self.lex.flag_in(said) is None else said
+        flag = self.lex.flag_in(said)
+        if flag is not None and said == flag[2].strip():
             return {"where": [{"key": flag[0], "cmp": "eq", "value": flag[1]}]}
         def noun(word: str | None) -> bool:  # "a glass door": the word after the test names the thing again
             return word is None or singular_noun(word.strip()) in self.lex.class_words \

@@ -75,3 +75,10 @@ def number_in(phrase: str, languages: tuple[str, ...] = ("en",)) -> int | None:
         if found:
             return int(found.group(1))
     return None
+
+
+def unglued(text: str) -> str:
+    """Numbers parted from the letters after them, as the parser reads them: "2m" -> "2 m", and an ordinal
+    glued to its noun "1stfloor" -> "1 st floor" (also how a storey named "1stFloor" is said)."""
+    text = re.sub(r"\b(\d+)(st|nd|rd|th)(?=[a-z])", r"\1\2 ", text)
+    return re.sub(r"(?<=\d)(?=[a-z°²³])", " ", text)

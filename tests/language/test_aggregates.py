@@ -192,3 +192,17 @@ def test_other_questions_are_left_to_the_parser(sessions: ev.Sessions, text: str
     r = say(sessions, "AC20-FZK-Haus.ifc", text)
     ops = {s["op"] for s in (r.program or {"steps": []})["steps"]}
     assert not ops & {"aggregate", "group"}
+
+
+@pytest.mark.parametrize("text", ["what's the total office area across all four floors?", "sum up the office areas",
+                                  "what is the total area of the offices"])
+def test_a_total_over_every_room_of_a_name(sessions: ev.Sessions, text: str) -> None:
+    """"The total office area": every office, on every storey (not the one office nearest)."""
+    model = ifcopenshell.open(str(Path(__file__).resolve().parent / "buildings" / "archicad19_office-cv2.ifc"))
+    offices = {sp.GlobalId for sp in model.by_type("IfcSpace") if sp.LongName == "Office"}
+    s = sessions.fresh("buildings/archicad19_office-cv2.ifc")
+    got = s.say(text)
+    assert got.ok, got.answer
+    step = got.program["steps"][0]
+    assert step["op"] == "aggregate" and step["fn"] == "total" and set(step["target"]["ids"]) == offices
+    assert len(offices) == 4

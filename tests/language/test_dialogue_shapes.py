@@ -117,3 +117,44 @@ def test_a_limit_said_with_a_place_keeps_the_place(sessions: ev.Sessions) -> Non
     assert everywhere.ok and upstairs.ok
     assert upstairs.program["steps"][0]["target"].get("storey")
     assert 0 < upstairs.value < everywhere.value <= len(model.by_type("IfcDoor"))
+
+
+def test_what_about_carries_the_last_question_over_to_other_things(sessions: ev.Sessions) -> None:
+    """"How many windows does the living room have?" then "what about the doors?": the same count, in the same
+    room (not a list of every door)."""
+    s = session(sessions, "buildings/revit2020chs_basic-demo.ifc", {"position": [-4.5, -3.0, 1.6], "yaw": 90.0,
+                                                                     "pitch": 0.0})
+    windows = s.say("how many windows does the 客厅 have?")
+    doors = s.say("what about the doors?")
+    assert windows.ok and doors.ok, (windows.answer, doors.answer)
+    step = doors.program["steps"][0]
+    assert step["op"] == "count" and step["target"]["class"] == ["IfcDoor"]
+    assert step["target"]["relations"] == windows.program["steps"][0]["target"]["relations"]
+    assert 0 < doors.value < len(ifcopenshell.open(str(BUILDINGS / "revit2020chs_basic-demo.ifc")).by_type("IfcDoor"))
+
+
+def test_a_storey_named_with_an_ordinal_glued_to_its_noun(sessions: ev.Sessions) -> None:
+    """A storey called "1stFloor" said as written, and as "the first floor"."""
+    model = ifcopenshell.open(str(BUILDINGS / "blenderbim_example-hom.ifc"))
+    assert "1stFloor" in {st.Name for st in model.by_type("IfcBuildingStorey")}
+    s = session(sessions, "buildings/blenderbim_example-hom.ifc", {"position": [2.0, 2.0, 1.6], "yaw": 0.0,
+                                                                    "pitch": 0.0})
+    for text in ("isolate the 1stFloor", "isolate the first floor"):
+        got = s.say(text)
+        assert got.ok and got.program["steps"] == [{"op": "isolate", "target": {"storey": "1stFloor"}}], got.program
+
+
+@pytest.mark.parametrize(("text", "ops"), [
+    ("how high are the ceilings on the ground floor?", ["get"]),
+    ("what's the ceiling height in the bedroom", ["get"]),
+    ("how high is the ceiling in here?", ["measure_here"]),
+])
+def test_ceiling_height_is_how_high_the_rooms_are(sessions: ev.Sessions, text: str, ops: list[str]) -> None:
+    """The height of a ceiling is the room's, from floor to ceiling; the one here is measured where one stands."""
+    s = session(sessions, "AC20-FZK-Haus.ifc", {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    got = s.say(text)
+    assert got.ok and [step["op"] for step in got.program["steps"]] == ops, (text, got.answer)
+    if ops == ["get"]:
+        step = got.program["steps"][0]
+        assert step["target"]["class"] == ["IfcSpace"] and step["property"] == "height"
+        assert 2.0 < got.value < 3.5

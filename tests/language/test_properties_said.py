@@ -137,3 +137,16 @@ def test_a_property_compared_with_a_number(sessions: ev.Sessions) -> None:
         assert got.ok and got.value == above, (text, got.answer)
     got = say(sessions, "buildings/archicad11_smiley-west.ifc", "how many windows have a u-value below 1")
     assert got.ok and got.value == below
+
+
+@pytest.mark.parametrize("text", ["is the spiral staircase rated as a fire exit?", "is the stair a fire exit",
+                                  "are the stairs fire exits?"])
+def test_a_yes_or_no_property_said_as_a_noun(sessions: ev.Sessions, text: str) -> None:
+    """"Rated as a fire exit", "a fire exit", "fire exits": the file's FireExit of the stair (not an outside door)."""
+    model = ifcopenshell.open(str(Path(__file__).resolve().parents[2] / "ifc" / "AC20-FZK-Haus.ifc"))
+    stairs = model.by_type("IfcStair")
+    expected = any(ue.get_psets(st).get("Pset_StairCommon", {}).get("FireExit") is True for st in stairs)
+    got = say(sessions, "AC20-FZK-Haus.ifc", text)
+    assert got.ok, got.answer
+    assert got.program["steps"][-1]["target"]["where"] == [{"key": "FireExit", "cmp": "eq", "value": True}]
+    assert got.value is expected
