@@ -331,9 +331,12 @@ class Parser:
             more = self._shared_verb(f"{verb} {rest} and {b}")
             return None if head is None or more is None else [head[0], *more]
         tail = ""
-        cm = re.search(rf"\s+((to |in )?((light|dark|pale|bright) )?({colour_words})|(semi-?)?transparent|"
-                       rf"see-? ?through|invisible)$", b)
-        if cm:
+        said_how = (rf"\s+((to |in )?((light|dark|pale|bright) )?({colour_words})|(semi-?)?transparent|"
+                    rf"see-? ?through|invisible)$")
+        cm = re.search(said_how, b)
+        if cm and re.search(said_how, a):
+            pass  # "colour the offices blue and the corridor grey": each has its own
+        elif cm:  # "paint the doors and the windows red": one for both
             tail = cm.group(0)
         elif verb in ("paint", "color", "make", "turn"):
             return None
@@ -1133,6 +1136,35 @@ class Parser:
         return [step]
 
     # ---- follow-ups -----------------------------------------------------------------------
+    def _the_other(self, c: str, last: list[Step], ctx: ParseContext) -> list[Step] | None:
+        """"No, the other one", "what about the other one?": the last request again on the other thing of
+        the same kind (a room of the same name), not the one it was about; asks which if there are more."""
+        if not re.fullmatch(r"(no ,? )?(i meant |i mean |not that one ,? )?"
+                            r"(and |what about |how about |and what about )?(the )?other (one|1)", c):
+            return None
+        it = ctx.scene.it()
+        things = [self.building.elements[g] for g in it if g in self.building.elements]
+        if not things:
+            return None
+        steps = []
+        for s in last:
+            key = "target" if isinstance(s.get("target"), dict) else None
+            if key is None:
+                return None
+            s2 = copy.deepcopy(s)
+            base = s2[key]
+            sel: Selector = {k: base[k] for k in ("class", "kind") if k in base}
+            sel.setdefault("class", sorted({e.ifc_class for e in things}))
+            sel["except"] = {"ids": list(it)}
+            for label in ({e.long_name for e in things}, {e.name for e in things}):
+                if len(label) == 1 and next(iter(label)) and ctx.scene.peek({**sel, "name": next(iter(label))}):
+                    sel["name"] = next(iter(label))  # "the other С/У": the other room of that name
+                    break
+            sel["limit"] = 1
+            s2[key] = sel
+            steps.append(s2)
+        return steps
+
     def _follow_up(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """"and upstairs?", "what about the kitchen", "the windows too", "again"."""
         last = ctx.dialogue.last_steps
@@ -1157,6 +1189,9 @@ class Parser:
                 s2["target"]["storey"] = nxt.name
                 steps.append(s2)
             return steps
+        other = self._the_other(c, last, ctx)
+        if other is not None:
+            return other
         meant = re.fullmatch(r"(i meant|i mean|i said|make that|not (that|those|them|it) ,?)( (just|only))? "
                              r"(?P<np>.+)", c)
         if meant is not None:  # "no, I meant the windows": the last request on those instead

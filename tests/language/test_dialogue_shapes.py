@@ -158,3 +158,31 @@ def test_ceiling_height_is_how_high_the_rooms_are(sessions: ev.Sessions, text: s
         step = got.program["steps"][0]
         assert step["target"]["class"] == ["IfcSpace"] and step["property"] == "height"
         assert 2.0 < got.value < 3.5
+
+
+def test_the_other_one_is_the_other_thing_of_the_same_name(sessions: ev.Sessions) -> None:
+    """"How big is the С/У downstairs?" then "what about the other one?": the other room called С/У."""
+    model = ifcopenshell.open(str(BUILDINGS / "renga_house.ifc"))
+    rooms = {sp.GlobalId for sp in model.by_type("IfcSpace") if "С/У" in (sp.Name or "", sp.LongName or "")}
+    assert len(rooms) == 2
+    s = session(sessions, "buildings/renga_house.ifc", {"position": [2.0, -2.0, 5.05], "yaw": 0.0, "pitch": 0.0})
+    first = s.say("how big is the С/У downstairs?")
+    other = s.say("what about the other one?")
+    assert first.ok and other.ok, (first.answer, other.answer)
+    said = set(first.program["steps"][0]["target"]["ids"])
+    assert len(said) == 1 and said < rooms
+    assert other.program["steps"][0]["target"]["except"] == {"ids": sorted(said)}
+    assert other.value != first.value and other.value > 0
+
+
+def test_two_things_each_with_its_own_colour(sessions: ev.Sessions) -> None:
+    """"Paint the doors red and the windows green": each its own colour (not both the last one)."""
+    s = session(sessions, "AC20-FZK-Haus.ifc", {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    for text in ("paint the doors red and the windows green", "colour the doors red and the windows green"):
+        got = s.say(text)
+        assert got.ok, got.answer
+        steps = got.program["steps"]
+        assert [st["target"]["class"] for st in steps] == [["IfcDoor"], ["IfcWindow"]]
+        assert steps[0]["rgba"][0] > 0.5 > steps[0]["rgba"][1] and steps[1]["rgba"][1] > 0.5 > steps[1]["rgba"][0]
+    both = s.say("paint the doors and the windows red")
+    assert both.ok and both.program["steps"][0]["rgba"] == both.program["steps"][1]["rgba"]
