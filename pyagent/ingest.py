@@ -21,7 +21,8 @@ from pyagent.tessellate import SKIPPED_CLASSES, MeshSet
 
 # Quantity names (from quantity sets and common vendor property sets) mapped onto canonical keys.
 QUANTITY_KEYS: dict[str, tuple[str, ...]] = {
-    "area": ("NetFloorArea", "GrossFloorArea", "NetSideArea", "GrossSideArea", "NetArea", "GrossArea",
+    "area": ("NetFloorArea", "GrossFloorArea", "NetFootprintArea", "GrossFootprintArea", "NetSideArea",
+             "GrossSideArea", "NetArea", "GrossArea",
              "Area", "NetSurfaceArea", "GrossSurfaceArea", "OuterSurfaceArea"),
     "volume": ("NetVolume", "GrossVolume", "Volume"),
     "length": ("Length",),
@@ -448,8 +449,8 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             value = getattr(product, attr) if attr in attrs else None
             if isinstance(value, (int, float)) and value > 0:
                 el.dims[key] = float(value) * scale
-        if cls == "IfcSpace" and "area" not in el.quantities and el.has_geometry:
-            el.quantities["area"] = el.dims["width"] * el.dims["depth"]
+        if cls == "IfcSpace" and "area" not in el.quantities and el.has_geometry and mi is not None:
+            el.quantities["area"] = float(facts.footprint[mi])  # its plan, not its box (an L-shaped room)
         if "area" not in el.quantities and "surface_area" in el.quantities:
             el.quantities["area"] = el.quantities["surface_area"] / 2.0 if el.ifc_class.startswith(
                 ("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")) else el.quantities["surface_area"]

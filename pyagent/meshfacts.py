@@ -1,5 +1,5 @@
 """Per-element facts from the packed meshes, computed over all elements' arrays at once: bounding box,
-surface area, enclosed volume and the colour covering the most faces. The per-element sums are taken
+surface area, enclosed volume, footprint and the colour covering the most faces. The per-element sums are taken
 over each element's own slice, as a per-element computation would, so the numbers are the same."""
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ class MeshFacts:
     bbox_max: np.ndarray  # (N, 3) float64
     area: np.ndarray  # (N,) surface area
     volume: np.ndarray  # (N,) enclosed volume (divergence theorem), >= 0
+    #: (N,) area in plan: half the faces' area projected on the ground (a closed body covers its footprint
+    #: once from above and once from below; an L-shaped room's is its L, not its box)
+    footprint: np.ndarray
     colour: np.ndarray  # (N,) index into the material table of the colour on the most faces (ties: lowest)
 
     @classmethod
@@ -27,12 +30,13 @@ class MeshFacts:
         vo, fo = meshes.vert_offsets, meshes.face_offsets
         if n == 0:
             z3, z1 = np.zeros((0, 3)), np.zeros(0)
-            return cls(z3, z3, z1, z1, np.zeros(0, np.int64))
+            return cls(z3, z3, z1, z1, z1, np.zeros(0, np.int64))
         starts = vo[:-1]
         bmin = np.minimum.reduceat(meshes.verts, starts, axis=0).astype(float)
         bmax = np.maximum.reduceat(meshes.verts, starts, axis=0).astype(float)
         area = np.empty(n)
         volume = np.empty(n)
+        footprint = np.empty(n)
         colour = np.zeros(n, np.int64)
         n_mat = max(len(meshes.materials), int(meshes.face_material.max()) + 1 if len(meshes.face_material) else 0, 1)
         first = 0
@@ -44,14 +48,17 @@ class MeshFacts:
             # faces hold element-local indices: make them global to gather the chunk's triangles at once
             tris = meshes.verts[meshes.faces[fs] + vo[first:last][owner][:, None]]
             a, b, c = tris[:, 0].astype(float), tris[:, 1].astype(float), tris[:, 2].astype(float)
-            norms = np.linalg.norm(np.cross(b - a, c - a), axis=1)
+            cross = np.cross(b - a, c - a)
+            norms = np.linalg.norm(cross, axis=1)
+            plan = np.abs(cross[:, 2])
             triple = np.einsum("ij,ij->i", a, np.cross(b, c))
             base = fo[first]
             for i in range(first, last):
                 s = slice(fo[i] - base, fo[i + 1] - base)
                 area[i] = 0.5 * float(norms[s].sum())
                 volume[i] = abs(float(triple[s].sum()) / 6.0)
+                footprint[i] = 0.25 * float(plan[s].sum())
             counts = np.bincount(owner * n_mat + meshes.face_material[fs], minlength=(last - first) * n_mat)
             colour[first:last] = counts.reshape(last - first, n_mat).argmax(axis=1)
             first = last
-        return cls(bmin, bmax, area, volume, colour)
+        return cls(bmin, bmax, area, volume, footprint, colour)

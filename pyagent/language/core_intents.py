@@ -151,7 +151,7 @@ class CoreIntents:
         return self.parser.selector(text, ctx)
 
     def _step(self, intent: str, slots: dict[str, str], ctx: ParseContext) -> Step | None:
-        from pyagent.language.parser import _is_singular, _singular
+        from pyagent.language.parser import _is_singular, _singular, isolated
 
         if intent == "Undo" or intent == "Redo":
             count = int(float(slots["count"])) if slots.get("count") else 1
@@ -167,7 +167,9 @@ class CoreIntents:
         sel = self._sel(np_text, ctx)
         if sel is None:
             return None
-        if intent in ("Hide", "Isolate", "Select", "Delete"):
+        if intent == "Isolate":
+            return {"op": "isolate", "target": isolated(sel)}
+        if intent in ("Hide", "Select", "Delete"):
             return {"op": intent.lower(), "target": sel}
         if intent in ("Show", "ShowMe"):
             if not _is_singular(np_text, self.parser._heads):

@@ -325,6 +325,10 @@ class Parser:
         if not m:
             return None
         a, b, verb = m.group("a"), m.group("b"), m.group("verb")
+        named = self._class_re.findall(a) or self._kind_re.findall(a)
+        if named and re.search(r"\bones?\b", b):  # "the concrete columns grey and the steel ones red"
+            noun = singular_noun(named[-1])
+            b = re.sub(r"\bones\b", plural_noun(noun), re.sub(r"\bone\b", noun, b))
         if " , " in a:  # "colour the basin, the shower and the WC light blue": each of the list
             first, _, rest = a.partition(" , ")
             head = self._shared_verb(f"{verb} {first} and {b}")
@@ -365,10 +369,15 @@ class Parser:
                 n = re.search(r"(\d+) (times|changes|steps)", c)
                 count = int(n.group(1)) if n else (2 if "twice" in c else 1)
             return [{"op": "undo", "count": count}] if count > 1 else [{"op": "undo"}]
-        m = re.match(r"^(redo|do (it|that) again|bring it back again|redo that)( (\d+) times| twice)?$", c)
+        m = re.match(r"^(redo|do (it|that) again|bring it back again|redo (that|it|this))( (\d+) times| twice)?$", c)
         if m:
-            count = int(m.group(4)) if m.group(4) else (2 if "twice" in c else 1)
+            count = int(m.group(5)) if m.group(5) else (2 if "twice" in c else 1)
             return [{"op": "redo", "count": count}] if count > 1 else [{"op": "redo"}]
+        moved = {"teleport", "walk", "change_floor", "turn", "look_at"}
+        if re.fullmatch(r"(go|take me|bring me|put me|move me|get me) back (to )?(where (i|we) (was|were|came from|"
+                        r"started)|the (place|spot) (i|we) (was|were) (at|in))( before| just now)?", c) \
+                and ctx.dialogue.last_steps and all(st["op"] in moved for st in ctx.dialogue.last_steps):
+            return [{"op": "undo"}]  # "take me to the bathroom" ... "go back to where I was": that move undone
         if re.match(r"^(reset|restore|revert)( (everything|all|the (whole )?(model|scene|building)|all changes))?"
                     r"( to (the )?(original|default|start))?$", c) or re.match(
                         r"^(put|set|bring) (everything|it all|all) back( the way it was| to (how|the way) it was|"
@@ -912,7 +921,7 @@ class Parser:
                      r"\s+(?P<np>.+)$", c)
         if m:
             sel = self.selector(m.group("np"), ctx)
-            return [{"op": "isolate", "target": sel}] if sel is not None else None
+            return [{"op": "isolate", "target": isolated(sel)}] if sel is not None else None
         m = re.match(r"^(un-?hide|show|reveal|bring back|make visible|display|restore|show me)( again)?\s+(?P<np>.+?)"
                      r"( again| back)?$", c)
         if m:
@@ -1271,8 +1280,8 @@ class Parser:
             elif s["op"] not in undo_of and s["op"] not in ("count", "list", "exists", "get", "describe", "aggregate"):
                 return None  # moves, deletions, furniture: "undo" says what it takes back
             s2 = copy.deepcopy(s)
-            s2["target"] = sel
-            again.append(s2)
+            s2["target"] = {**sel, **_place_of(s["target"], sel)}  # "hide the windows on this floor" ... "I meant
+            again.append(s2)  # the doors": the doors on this floor
         return back + again
 
     # ---- noun phrases -> selectors --------------------------------------------------------
@@ -1601,6 +1610,29 @@ def _is_filler_clause(c: str) -> bool:
 
 _ARTICLES_AND_QUANTIFIERS = frozenset({"the", "a", "an", "all", "both", "every", "each", "some", "any", "of", "those",
                                        "these", "this", "that", "my", "our", "its", "their"})
+
+
+def isolated(sel: Selector) -> Selector:
+    """What isolating ``sel`` shows: one room said by its name is the room with what is in it ("show me only
+    the bathroom"), not the room's volume alone."""
+    if sel.get("class") == ["IfcSpace"] and len(sel.get("ids", [])) == 1 \
+            and set(sel) <= {"class", "ids", "storey", "limit", "order"}:
+        return {"room": sel["ids"][0]}
+    return sel
+
+
+def _place_of(old: Selector, new: Selector) -> Selector:
+    """Where ``old`` looked (its storey, room, ground, containing places), for ``new`` when it says no place
+    of its own."""
+    places = ("storey", "room", "ground")
+    if any(k in new for k in places) or any(r.get("rel") in ("in", "on_floor", "unit")
+                                             for r in new.get("relations", [])):
+        return {}
+    out: Selector = {k: copy.deepcopy(old[k]) for k in places if k in old}
+    rels = [copy.deepcopy(r) for r in old.get("relations", []) if r.get("rel") in ("in", "on_floor", "unit")]
+    if rels:
+        out["relations"] = rels + copy.deepcopy(new.get("relations", []))
+    return out
 
 
 def split_clauses(t: str) -> list[str]:

@@ -4,6 +4,7 @@ north, the glb's nodes, the frame conversion and the cache."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import ifcopenshell
 import numpy as np
@@ -322,3 +323,23 @@ def test_quantities_in_a_millimetre_file_keep_the_declared_area_and_volume_units
         assert el.quantities["volume"] == pytest.approx(volume, rel=1e-6), product.GlobalId
         checked += 1
     assert checked >= 20
+
+
+def test_a_room_without_a_stored_area_has_its_plan_area(tmp_path: Path) -> None:
+    """ifcengine's example stores no room areas: each room's area is its profile's (an L-shaped room's is its
+    L, not its box), read here from the extruded profile's points by the shoelace formula."""
+    path = Path(__file__).resolve().parents[1] / "language" / "buildings" / "ifcengine_example.ifc"
+    model = ifcopenshell.open(str(path))
+    scale = unit_scale(model)
+    building = load(path, cache=tmp_path).building
+    boxy = 0
+    for space in model.by_type("IfcSpace"):
+        solid = next(i for r in space.Representation.Representations for i in r.Items)
+        pts = np.array([p.Coordinates[:2] for p in solid.SweptArea.OuterCurve.Points], dtype=float) * scale
+        x, y = pts[:, 0], pts[:, 1]
+        plan = abs(float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))) / 2.0
+        el = building.elements[space.GlobalId]
+        assert el.quantities["area"] == pytest.approx(plan, rel=0.01), space.Name
+        box = (el.bbox_max[0] - el.bbox_min[0]) * (el.bbox_max[1] - el.bbox_min[1])
+        boxy += box > plan * 1.1
+    assert boxy >= 1  # some room is no rectangle (its box would give a wrong area)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import ifcopenshell
+import numpy as np
 import pytest
 
 from pyagent.language import evaluate as ev
@@ -186,3 +187,94 @@ def test_two_things_each_with_its_own_colour(sessions: ev.Sessions) -> None:
         assert steps[0]["rgba"][0] > 0.5 > steps[0]["rgba"][1] and steps[1]["rgba"][1] > 0.5 > steps[1]["rgba"][0]
     both = s.say("paint the doors and the windows red")
     assert both.ok and both.program["steps"][0]["rgba"] == both.program["steps"][1]["rgba"]
+
+
+def test_going_back_to_where_one_was_undoes_only_a_move(sessions: ev.Sessions) -> None:
+    s = session(sessions, "AC20-FZK-Haus.ifc", {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    start = s.scene.pose.position.copy()
+    assert s.say("take me to the kitchen").ok
+    back = s.say("ok, go back to where I was")
+    assert back.ok and back.program["steps"] == [{"op": "undo"}]
+    assert np.allclose(s.scene.pose.position, start)
+    assert s.say("hide the roof").ok
+    after_a_change = s.say("go back to where I was")
+    assert after_a_change.program is None or after_a_change.program["steps"] != [{"op": "undo"}]
+
+
+def test_a_correction_keeps_the_place_of_the_request(sessions: ev.Sessions) -> None:
+    """"Hide all the windows on this floor" then "sorry, I meant the doors": the doors on this floor."""
+    s = session(sessions, "AC20-FZK-Haus.ifc", {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    first = s.say("hide all the windows on this floor")
+    meant = s.say("sorry, I meant the doors")
+    assert first.ok and meant.ok, meant.answer
+    storey = first.program["steps"][0]["target"]["storey"]
+    assert [(st["op"], st["target"].get("class"), st["target"].get("storey")) for st in meant.program["steps"]] == [
+        ("show", ["IfcWindow"], storey), ("hide", ["IfcDoor"], storey)]
+
+
+@pytest.mark.parametrize(("text", "ops"), [
+    ("upstairs please", ["teleport"]),
+    ("redo it", ["redo"]),
+    ("colour the concrete columns grey and the steel ones red", ["color", "color"]),
+    ("colour the doors out to the garden red", ["color"]),
+])
+def test_more_everyday_shapes(sessions: ev.Sessions, text: str, ops: list[str]) -> None:
+    s = session(sessions, "duplex.ifc", {"position": [8.0, -5.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    s.say("hide the roof")
+    s.say("undo")
+    got = s.say(text)
+    assert got.program is not None, (text, got.answer)
+    assert [step["op"] for step in got.program["steps"]] == ops, got.program
+
+
+def test_isolating_a_room_shows_what_is_in_it(sessions: ev.Sessions) -> None:
+    s = session(sessions, "AC20-FZK-Haus.ifc", {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    got = s.say("show me only the kitchen")
+    assert got.ok and list(got.program["steps"][0]["target"]) == ["room"], got.program
+    shown = [e for e in s.building.elements.values() if e.has_geometry and e.id not in s.scene.hidden]
+    assert len(shown) > 1 and {e.ifc_class for e in shown} != {"IfcSpace"}
+
+
+def test_a_thing_said_with_a_reason_then_the_request_about_it(sessions: ev.Sessions) -> None:
+    """"We're not keeping the piano, delete it", "those chairs are in the way, could you hide them?"."""
+    s = session(sessions, "buildings/revit2015_samplehouse.ifc", {"position": [-3.0, 1.5, 1.6], "yaw": 180.0,
+                                                                   "pitch": 0.0})
+    got = s.say("we're not keeping the piano, delete it")
+    assert got.ok and [st["op"] for st in got.program["steps"]] == ["delete"], got.answer
+    assert "piano" in got.answer.lower() or got.program["steps"][0]["target"].get("kind") == "piano"
+    hidden = s.say("those chairs are in the way, could you hide them?")
+    assert hidden.ok and hidden.program["steps"][0]["op"] == "hide", hidden.answer
+    assert hidden.program["steps"][0]["target"].get("kind") == "chair"
+
+
+def test_chairs_around_a_table_and_the_windows_of_the_room_just_named(sessions: ev.Sessions) -> None:
+    s = session(sessions, "buildings/revit2015_samplehouse.ifc", {"position": [-3.0, 1.5, 1.6], "yaw": 180.0,
+                                                                   "pitch": 0.0})
+    around = s.say("how many chairs are set around the dining table?")
+    assert around.ok, around.answer
+    rel = around.program["steps"][0]["target"]["relations"][0]
+    assert rel["rel"] == "within" and rel["distance"] == pytest.approx(0.5) and rel["of"].get("name") == "dining"
+    model = ifcopenshell.open(str(BUILDINGS / "revit2015_samplehouse.ifc"))
+    chairs = [f for f in model.by_type("IfcFurnishingElement") if "chair" in (f.Name or "").lower()]
+    assert 0 < around.value < len(chairs)  # the armchairs by the couch are not at the table
+    e = session(sessions, "buildings/ifcengine_example.ifc", {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    room = e.say("which room is the largest?")
+    its = e.say("colour its windows blue")
+    assert room.ok and its.ok, its.answer
+    assert its.program["steps"][0]["target"]["relations"] == [{"rel": "in", "of": {"ref": "it"}}]
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("slice the house horizontally at one metre twenty", "height", 1.2),
+])
+def test_metres_and_centimetres_said_together(sessions: ev.Sessions, text: str, key: str, value: float) -> None:
+    s = session(sessions, "AC20-FZK-Haus.ifc", {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    got = s.say(text)
+    assert got.ok and got.program["steps"][0][key] == pytest.approx(value), got.answer
+
+
+def test_every_door_inside_and_out(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "ifcengine_example.ifc"))
+    s = session(sessions, "buildings/ifcengine_example.ifc", {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    got = s.say("how many doors does this place have, inside and out?")
+    assert got.ok and got.value == len(model.by_type("IfcDoor")), got.answer
