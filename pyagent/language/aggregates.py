@@ -126,6 +126,8 @@ class Aggregates:
         sel = self._things(np_text, ctx)
         if sel is None:
             return None
+        if sel.get("class") == ["IfcBuildingStorey"] and prop in ROOM_QUANTITIES:
+            sel["class"] = ["IfcSpace"]  # "the total floor area of all the floors": their rooms
         if not _has_noun(sel):
             if prop not in ROOM_QUANTITIES or not (sel.get("storey") or sel.get("room")):
                 return None

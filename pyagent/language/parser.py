@@ -356,6 +356,24 @@ class Parser:
             return None
         return [f"{verb} {a}{tail}", f"{verb} {b}"]
 
+    def _isolate_each(self, np_text: str, ctx: ParseContext) -> list[Step] | None:
+        """"Isolate the toilets, basins and showers": the first isolated, the others shown again (one selector
+        cannot name several kinds)."""
+        parts = [p.strip() for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", np_text) if p.strip()]
+        if len(parts) < 2:
+            return None
+        sels = [self.selector(p, ctx) for p in parts]
+        if any(sel is None for sel in sels):
+            return None
+        if any("kind" in sel for sel in sels if sel is not None):  # "the toilets, basins and showers": fittings
+            for i, (part, sel) in enumerate(zip(parts, sels, strict=True)):
+                word = part.split()[-1]
+                kind = self.lex.kinds.get(word) or self.lex.kinds.get(singular_noun(word))
+                if sel is not None and sel.get("class") == ["IfcSpace"] and kind:
+                    sels[i] = {"kind": kind}
+        return [{"op": "isolate", "target": isolated(sels[0])}] + [  # type: ignore[arg-type]
+            {"op": "show", "target": sel} for sel in sels[1:]]
+
     def _history(self, c: str, ctx: ParseContext) -> list[Step] | None:
         m = re.match(r"^(undo|revert|take (that|it) back|go back|cancel|step back|reverse)( that| it| this|"
                      r" the last (change|step|thing|\d+ changes?|\d+ steps?))?( again)?"
@@ -921,7 +939,9 @@ class Parser:
                      r"\s+(?P<np>.+)$", c)
         if m:
             sel = self.selector(m.group("np"), ctx)
-            return [{"op": "isolate", "target": isolated(sel)}] if sel is not None else None
+            if sel is None:
+                return self._isolate_each(m.group("np"), ctx)
+            return [{"op": "isolate", "target": isolated(sel)}]
         m = re.match(r"^(un-?hide|show|reveal|bring back|make visible|display|restore|show me)( again)?\s+(?P<np>.+?)"
                      r"( again| back)?$", c)
         if m:

@@ -206,3 +206,15 @@ def test_a_total_over_every_room_of_a_name(sessions: ev.Sessions, text: str) -> 
     step = got.program["steps"][0]
     assert step["op"] == "aggregate" and step["fn"] == "total" and set(step["target"]["ids"]) == offices
     assert len(offices) == 4
+
+
+@pytest.mark.parametrize("text", ["how much floor area is there on all floors", "what is the total floor area",
+                                  "what's the total floor area of all the floors"])
+def test_the_floor_area_of_the_whole_building_is_its_rooms(sessions: ev.Sessions, text: str) -> None:
+    model = ifcopenshell.open(str(Path(__file__).resolve().parent / "buildings" / "archicad19_office-cv2.ifc"))
+    s = sessions.fresh("buildings/archicad19_office-cv2.ifc")
+    got = s.say(text)
+    assert got.ok, got.answer
+    step = got.program["steps"][0]
+    assert step["op"] == "aggregate" and step["target"] == {"class": ["IfcSpace"]}
+    assert len(model.by_type("IfcSpace")) == 14 and "14 rooms" in got.answer

@@ -278,3 +278,17 @@ def test_every_door_inside_and_out(sessions: ev.Sessions) -> None:
     s = session(sessions, "buildings/ifcengine_example.ifc", {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
     got = s.say("how many doors does this place have, inside and out?")
     assert got.ok and got.value == len(model.by_type("IfcDoor")), got.answer
+
+
+def test_everything_but_a_list_of_fittings(sessions: ev.Sessions) -> None:
+    """"Hide everything except the toilets, basins and showers": the fittings (not the toilet rooms), each kind
+    shown; the count of shown fittings is the file's sanitary terminals."""
+    model = ifcopenshell.open(str(BUILDINGS / "revit2020nld_gymzaal-hambakendreef.ifc"))
+    s = session(sessions, "buildings/revit2020nld_gymzaal-hambakendreef.ifc", {"position": [0.0, 0.0, 1.6],
+                                                                                "yaw": 0.0, "pitch": 0.0})
+    got = s.say("Hide everything except the toilets, basins and showers.")
+    assert got.ok, got.answer
+    assert [st["op"] for st in got.program["steps"]] == ["isolate", "show", "show"]
+    shown = {e.id for e in s.building.elements.values()
+             if e.has_geometry and e.id not in s.scene.hidden and e.ifc_class != "IfcSpace"}
+    assert shown == {t.GlobalId for t in model.by_type("IfcSanitaryTerminal")}
