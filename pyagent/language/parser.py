@@ -156,6 +156,10 @@ def normalise(text: str) -> str:
     t = re.sub(r"\ba quarter turn\b", "90 degrees", t)
     t = re.sub(rf"\bone (?=({_unit_words()}|degrees?)\b)", "1 ", t)
     t = re.sub(r"\ban? (meter|m|foot|centimeter|cm|degree)\b", r"1 \1", t)
+    # "make the beams orange, no, sorry, the columns": a correction inside the request (before "no" and
+    # "sorry" go as fillers)
+    t = re.sub(r"\s*,\s*no\s*,?\s*(sorry\s*,?\s*)?(i mean\s*,?\s*|i meant\s*,?\s*)?(?=(the|all the|those|these) )",
+               " , i meant ", t)
     t = re.sub(FILLERS, " ", t)
     t = re.sub(r"\bhow (tall|high|wide|long|deep|thick|big|large|far( away)?|heavy|old) (it|they|this|that|these|those)"
                r" (is|are)\b", r"how \1 \4 \3", t)

@@ -292,3 +292,36 @@ def test_everything_but_a_list_of_fittings(sessions: ev.Sessions) -> None:
     shown = {e.id for e in s.building.elements.values()
              if e.has_geometry and e.id not in s.scene.hidden and e.ifc_class != "IfcSpace"}
     assert shown == {t.GlobalId for t in model.by_type("IfcSanitaryTerminal")}
+
+
+@pytest.mark.parametrize(("text", "steps"), [
+    ("Roof off, please.", [("hide", ["IfcRoof"])]),
+    ("make the doors orange, no, sorry, the windows", [("color", ["IfcWindow"])]),
+    ("hide the doors, no, I meant the windows", [("hide", ["IfcWindow"])]),
+    ("I think we can lose the windows for now, hide them", [("hide", ["IfcWindow"])]),
+    ("hmm, no, bring the doors back, keep the windows hidden", [("show", ["IfcDoor"])]),
+])
+def test_corrections_and_asides_inside_one_request(sessions: ev.Sessions, text: str,
+                                                   steps: list[tuple[str, list[str]]]) -> None:
+    s = session(sessions, "AC20-FZK-Haus.ifc", {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    s.say("hide the doors")
+    got = s.say(text)
+    assert got.program is not None, (text, got.answer)
+    assert [(st["op"], st["target"].get("class")) for st in got.program["steps"]] == steps, got.program
+
+
+def test_which_room_has_the_biggest_floor_area_names_the_room(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / "AC20-FZK-Haus.ifc"))
+    s = session(sessions, "AC20-FZK-Haus.ifc", {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0})
+    got = s.say("which room on this floor has the biggest floor area?")
+    assert got.ok and got.program["steps"][0]["op"] == "list", got.program
+    assert len(got.value) == 1 and got.value[0] in {sp.GlobalId for sp in model.by_type("IfcSpace")}
+
+
+def test_a_german_utility_room_abbreviation(sessions: ev.Sessions) -> None:
+    """"HWR" (Hauswirtschaftsraum) is the utility room: a door straight through from the kitchen into it."""
+    s = session(sessions, NIEDRIHA, {"position": [1.7, 4.4, 1.6], "yaw": 180.0, "pitch": 0.0})
+    got = s.say("is there a door straight through from the kitchen into the utility room?")
+    assert got.ok and got.program["steps"][0]["op"] == "exists", got.answer
+    rel = got.program["steps"][0]["target"]["relations"][0]
+    assert rel["rel"] == "between"
