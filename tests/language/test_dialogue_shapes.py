@@ -325,3 +325,43 @@ def test_a_german_utility_room_abbreviation(sessions: ev.Sessions) -> None:
     assert got.ok and got.program["steps"][0]["op"] == "exists", got.answer
     rel = got.program["steps"][0]["target"]["relations"][0]
     assert rel["rel"] == "between"
+
+
+@pytest.mark.parametrize(("ifc", "text", "ops"), [
+    ("buildings/revit2022deu_sensor-versuchsstand.ifc", "how many sensors are installed in total?", ["count"]),
+    ("buildings/blenderbim_example-hom.ifc", "how many windows does the living room get?", ["count"]),
+    ("buildings/blenderbim_example-hom.ifc", "what's the total floor area of the rooms on the 1stFloor level?",
+     ["aggregate"]),
+    ("buildings/revit2020nld_gymzaal-hambakendreef.ifc", "lose the ceilings, I want to see the structure above",
+     ["hide"]),
+    ("buildings/revit2020nld_gymzaal-hambakendreef.ifc", "which level has the most glazing, counting the windows?",
+     ["group"]),
+    ("buildings/revit2020chs_basic-demo.ifc", "I think there are quite a few columns here, how many exactly?",
+     ["count"]),
+    ("buildings/revit2020chs_basic-demo.ifc", "which window is nearest to where I'm standing?", ["list"]),
+    ("buildings/archicad9_jasmin-sun.ifc", "on the Erdgeschoss, which room has the most floor space?", ["list"]),
+])
+def test_shapes_of_a_review_of_known_buildings(sessions: ev.Sessions, ifc: str, text: str, ops: list[str]) -> None:
+    s = session(sessions, ifc, {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    got = s.say(text)
+    assert got.program is not None, (text, got.answer)
+    assert [step["op"] for step in got.program["steps"]] == ops, got.program
+
+
+def test_the_closest_piece_of_furniture_is_one(sessions: ev.Sessions) -> None:
+    s = session(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc",
+                {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    got = s.say("what's the closest piece of furniture to me?")
+    assert got.ok and len(got.value) == 1, got.answer
+    everything = s.say("how many pieces of furniture are there?")
+    assert everything.ok and everything.value > 1
+
+
+def test_the_other_way_round_stays_for_the_sun() -> None:
+    """A place said first belongs to a question about rooms or storeys, not to "in this sun study, which way is
+    the sun shining from"."""
+    from pyagent.language.parser import normalise
+
+    assert normalise("on the Erdgeschoss, which room has the most floor space?").startswith(
+        "which room on the erdgeschoss has")
+    assert "which way" in normalise("in this sun study, which way is the sun shining from?").split(" , ")[-1]
