@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from pyagent.actions.schema import load_schema
 from pyagent.language import phrasing, spoken_numbers
 from pyagent.language.dialogue import Dialogue
 from pyagent.language.lexicon import (
@@ -366,17 +367,17 @@ class Parser:
         parts = [p.strip() for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", np_text) if p.strip()]
         if len(parts) < 2:
             return None
-        sels = [self.selector(p, ctx) for p in parts]
-        if any(sel is None for sel in sels):
+        read = [self.selector(p, ctx) for p in parts]
+        sels = [sel for sel in read if sel is not None]
+        if len(sels) < len(parts):
             return None
-        if any("kind" in sel for sel in sels if sel is not None):  # "the toilets, basins and showers": fittings
-            for i, (part, sel) in enumerate(zip(parts, sels, strict=True)):
+        if any("kind" in sel for sel in sels):  # "the toilets, basins and showers": the fittings, not the rooms
+            for i, part in enumerate(parts):
                 word = part.split()[-1]
                 kind = self.lex.kinds.get(word) or self.lex.kinds.get(singular_noun(word))
-                if sel is not None and sel.get("class") == ["IfcSpace"] and kind:
+                if sels[i].get("class") == ["IfcSpace"] and kind:
                     sels[i] = {"kind": kind}
-        return [{"op": "isolate", "target": isolated(sels[0])}] + [  # type: ignore[arg-type]
-            {"op": "show", "target": sel} for sel in sels[1:]]
+        return [{"op": "isolate", "target": isolated(sels[0])}] + [{"op": "show", "target": sel} for sel in sels[1:]]
 
     def _history(self, c: str, ctx: ParseContext) -> list[Step] | None:
         m = re.match(r"^(undo|revert|take (that|it) back|go back|cancel|step back|reverse)( that| it| this|"
@@ -1177,8 +1178,8 @@ class Parser:
             return None
         it = ctx.scene.it()
         things = [self.building.elements[g] for g in it if g in self.building.elements]
-        if not things:
-            return None
+        if not things or len(it) > load_schema()["$defs"]["selector"]["properties"]["ids"]["maxItems"]:
+            return None  # nothing was meant, or so many that "the other one" means nothing
         steps = []
         for s in last:
             key = "target" if isinstance(s.get("target"), dict) else None
