@@ -158,6 +158,10 @@ class CsgBodies:
         self.model = model
         self.scale = float(ifcopenshell.util.unit.calculate_unit_scale(model))
         self.settings = _item_settings()
+        # a whole element as the fast kernel makes it, in world coordinates, its openings left out
+        self.uncut_settings = _item_settings()
+        self.uncut_settings.set("use-world-coords", True)
+        self.uncut_settings.set("disable-opening-subtractions", True)
         self._colours: dict[int, tuple[float, float, float, float] | None] = {}
 
     # -- what the element is made of ------------------------------------------------------------
@@ -358,11 +362,8 @@ class CsgBodies:
         triangles. An opening clear of the body's box leaves it as it is; one that reaches into it must be
         convex (a box, any convex prism) and is clipped away plane by plane; any other opening, or a closed
         body that an opening reaches into (its cut would need new faces), is left to the hybrid kernel."""
-        settings = _item_settings()
-        settings.set("use-world-coords", True)
-        settings.set("disable-opening-subtractions", True)
         try:
-            shape: Any = ifcopenshell.geom.create_shape(settings, product, geometry_library=KERNEL)
+            shape: Any = ifcopenshell.geom.create_shape(self.uncut_settings, product, geometry_library=KERNEL)
         except RuntimeError as exc:
             raise NotBuilt(f"{product.is_a()} not made by the fast kernel") from exc
         g = shape.geometry
@@ -373,6 +374,7 @@ class CsgBodies:
         if len({m.name for m in g.materials}) > 1:
             raise NotBuilt("a body drawn in several materials")
         lo, hi = v.min(axis=0) - GROW_M, v.max(axis=0) + GROW_M
+        closed = _is_closed(f)
         tris = v[f]
         for opening in self.openings(product):
             cut = _grown(self._items_solid(self._body(opening, ("Body", "Reference")))
@@ -380,7 +382,7 @@ class CsgBodies:
             box = np.asarray(cut.bounding_box(), dtype=np.float64)
             if np.any(box[:3] > hi) or np.any(box[3:] < lo):
                 continue  # clear of the body
-            if _is_closed(f):
+            if closed:
                 raise NotBuilt("an opening into a closed body the fast kernel made")
             tris = cut_convex(tris, _convex_planes(cut))
         if not len(tris):

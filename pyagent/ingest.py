@@ -449,7 +449,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             value = getattr(product, attr) if attr in attrs else None
             if isinstance(value, (int, float)) and value > 0:
                 el.dims[key] = float(value) * scale
-        if cls == "IfcSpace" and "area" not in el.quantities and el.has_geometry and mi is not None:
+        if cls == "IfcSpace" and "area" not in el.quantities and mi is not None:
             el.quantities["area"] = float(facts.footprint[mi])  # its plan, not its box (an L-shaped room)
         if "area" not in el.quantities and "surface_area" in el.quantities:
             el.quantities["area"] = el.quantities["surface_area"] / 2.0 if el.ifc_class.startswith(

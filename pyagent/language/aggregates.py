@@ -149,7 +149,8 @@ class Aggregates:
 
     def _superlative_which(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
         """"which is the biggest room", "which of the kitchens is the smallest": the one, not its size."""
-        order = _words()["which_order"].get(str(g["which_order"]), "largest")  # "the most floor space": largest
+        said = str(g["which_order"] or "biggest")  # "which room has the most floor space": the biggest
+        order = _words()["which_order"][said]
         sel = self._things(str(g["np"]), ctx)
         if sel is None or not _has_noun(sel):
             return None

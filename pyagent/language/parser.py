@@ -224,6 +224,12 @@ class Parser:
         # "paint the door on my right red, the closest one": the choice said after, put before the noun
         t = re.sub(r"^(?P<head>.*?\bthe )(?P<body>.+) , the (?P<which>\w+est|nearest|closest|furthest|farthest|"
                    r"first|last|second|third|big|small|large|left|right) one$", r"\g<head>\g<which> \g<body>", t)
+        # "make the beams orange, no, sorry, the columns" (normalised to "..., i meant the columns"): the
+        # request is read, then made on the things meant, as a correction of the last request is
+        meant = re.fullmatch(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|those|these) [^,]+)", t)
+        meant_sel = self.selector(meant.group("np"), ctx) if meant is not None else None
+        if meant is not None and meant_sel:
+            t = meant.group("req")
         clauses = split_clauses(t)
         steps: list[Step] = []
         low_confidence = False
@@ -241,6 +247,8 @@ class Parser:
             steps.extend(new_steps)
         if not steps:
             return ParseResult(None, 0.0, "no action found", clauses)
+        if meant_sel:
+            steps = _retargeted(steps, meant_sel)
         if len(steps) > 8:
             steps = steps[:8]
         return ParseResult({"steps": steps}, 0.5 if low_confidence else 1.0, "", clauses)
@@ -1296,7 +1304,6 @@ class Parser:
         undo_of = {"hide": "show", "show": "hide", "color": "reset_color", "select": None, "isolate": None,
                    "transparency": "reset_color"}
         back: list[Step] = []
-        again: list[Step] = []
         for s in last:
             if "target" not in s:
                 return None
@@ -1304,10 +1311,7 @@ class Parser:
                 back.append({"op": undo_of[s["op"]], "target": copy.deepcopy(s["target"])})
             elif s["op"] not in undo_of and s["op"] not in ("count", "list", "exists", "get", "describe", "aggregate"):
                 return None  # moves, deletions, furniture: "undo" says what it takes back
-            s2 = copy.deepcopy(s)
-            s2["target"] = {**sel, **_place_of(s["target"], sel)}  # "hide the windows on this floor" ... "I meant
-            again.append(s2)  # the doors": the doors on this floor
-        return back + again
+        return back + _retargeted(last, sel)
 
     # ---- noun phrases -> selectors --------------------------------------------------------
     def _deictic(self, ctx: ParseContext) -> Selector:
@@ -1644,6 +1648,18 @@ def isolated(sel: Selector) -> Selector:
             and set(sel) <= {"class", "ids", "storey", "limit", "order"}:
         return {"room": sel["ids"][0]}
     return sel
+
+
+def _retargeted(steps: list[Step], sel: Selector) -> list[Step]:
+    """Copies of ``steps`` made on ``sel`` instead, each keeping the place its own target looked in ("hide the
+    windows on this floor" ... "I meant the doors": the doors on this floor)."""
+    out = []
+    for s in steps:
+        s2 = copy.deepcopy(s)
+        if isinstance(s.get("target"), dict):
+            s2["target"] = {**copy.deepcopy(sel), **_place_of(s["target"], sel)}
+        out.append(s2)
+    return out
 
 
 def _place_of(old: Selector, new: Selector) -> Selector:
