@@ -9,9 +9,11 @@ be refused with a clear message instead.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import ifcopenshell
+from ifcopenshell import ifcopenshell_wrapper
 
 # Entities the kernel follows: where a loop would be fatal.
 DOMAIN = ("IfcObjectPlacement", "IfcRepresentationItem", "IfcRepresentationMap", "IfcRepresentation")
@@ -21,30 +23,47 @@ CANNOT_LOOP = ("IfcCartesianPoint", "IfcDirection", "IfcCartesianPointList", "If
                "IfcFaceBound", "IfcConnectedFaceSet", "IfcPolyline", "IfcIndexedPolygonalFace", "IfcStyledItem")
 
 
-def _ids(model: ifcopenshell.file, classes: tuple[str, ...]) -> set[int]:
-    out: set[int] = set()
-    for cls in classes:
+def _concrete(schema: str, roots: tuple[str, ...], minus: frozenset[str]) -> list[str]:
+    """The instantiable classes under ``roots`` in ``schema``, leaving out ``minus`` and what is under them."""
+    out: list[str] = []
+    stack: list[Any] = []
+    for name in roots:
         try:
-            out.update(e.id() for e in model.by_type(cls))
-        except RuntimeError:  # the class is not in this schema
+            stack.append(ifcopenshell_wrapper.schema_by_name(schema).declaration_by_name(name))
+        except (RuntimeError, IndexError):  # the class is not in this schema
+            continue
+    while stack:
+        decl = stack.pop()
+        if decl.name() in minus:
+            continue
+        if not decl.is_abstract():
+            out.append(decl.name())
+        stack.extend(decl.subtypes())
+    return out
+
+
+def _domain(model: ifcopenshell.file) -> set[int]:
+    """Ids of the instances in ``DOMAIN`` but not in ``CANNOT_LOOP``, found class by class without reading
+    the coordinates, faces and loops (most of a file's instances)."""
+    out: set[int] = set()
+    for cls in _concrete(model.schema_identifier, DOMAIN, frozenset(CANNOT_LOOP)):
+        try:
+            out.update(e.id() for e in model.by_type(cls, include_subtypes=False))
+        except RuntimeError:  # not in this schema
             continue
     return out
 
 
+# a string value (quotes inside written twice) and a reference, in an instance's STEP text
+_STRING = re.compile(r"'(?:[^']|'')*'")
+_REF = re.compile(r"#(\d+)")
+
+
 def _references(entity: Any) -> list[int]:
-    """Ids of the instances ``entity``'s attributes point at (through lists and select wrappers)."""
-    out: list[int] = []
-    stack = list(entity)
-    while stack:
-        value = stack.pop()
-        if isinstance(value, ifcopenshell.entity_instance):
-            if value.id():
-                out.append(value.id())
-            else:
-                stack.extend(value)  # a typed value wrapping further references
-        elif isinstance(value, tuple):
-            stack.extend(value)
-    return out
+    """Ids of the instances ``entity``'s attributes point at (through lists and select wrappers), read from
+    its STEP text (one call into the library instead of one per attribute); text in strings is not read."""
+    text = str(entity)
+    return [int(n) for n in _REF.findall(_STRING.sub("", text[text.index("=") + 1:]))]
 
 
 #: The longest chain of references (placement relative to placement, boolean of boolean, ...) accepted. Real
@@ -56,7 +75,7 @@ MAX_REFERENCE_DEPTH = 256
 def reference_problem(model: ifcopenshell.file, max_depth: int = MAX_REFERENCE_DEPTH) -> str | None:
     """A reference loop, or a chain deeper than ``max_depth``, among placements and geometry: a short
     description for a person, or None when the references are sound. One iterative depth-first search."""
-    domain = _ids(model, DOMAIN) - _ids(model, CANNOT_LOOP)
+    domain = _domain(model)
     colour: dict[int, int] = {}  # 1: on the current path, 2: done
     depth: dict[int, int] = {}  # done nodes: the longest chain starting there
     def children(n: int) -> list[int]:

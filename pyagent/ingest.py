@@ -14,6 +14,7 @@ import numpy as np
 
 from pyagent.meshfacts import MeshFacts
 from pyagent.model import NON_BODY_IDENTIFIERS, OUTSIDE, SPATIAL_CLASSES, Building, Element, Storey
+from pyagent.placements import Placements
 from pyagent.relations import Relations
 from pyagent.review.site import site_location
 from pyagent.roomfinder import RoomFinder
@@ -58,49 +59,7 @@ def _whole_classes(model: ifcopenshell.file, elements: dict[str, Element]) -> No
                 el.whole_class, el.whole = whole.is_a(), whole.GlobalId
 
 
-def _axis_rotation(axis: Any, ref: Any, memo: dict[tuple, np.ndarray]) -> np.ndarray:
-    """``ifcopenshell.util.placement.a2p`` without its location, computed once per pair of directions
-    (a file has few distinct ones): a 4x4 whose first three columns are the unit X, Y and Z axes."""
-    z = tuple(axis.DirectionRatios) if axis else (0, 0, 1)
-    x = tuple(ref.DirectionRatios) if ref else (1, 0, 0)
-    got = memo.get((z, x))
-    if got is None:
-        got = memo[(z, x)] = upl.a2p(np.zeros(3), np.array(z), np.array(x))
-    return got
-
-
-def _axis2placement(placement: Any, memo: dict[tuple, np.ndarray]) -> np.ndarray:
-    """``ifcopenshell.util.placement.get_axis2placement``, the same numbers, with the directions' part
-    shared (see ``_axis_rotation``)."""
-    if placement.is_a() == "IfcAxis2Placement3D":
-        coordinates = getattr(placement.Location, "Coordinates", None)
-        if coordinates:
-            m = _axis_rotation(placement.Axis, placement.RefDirection, memo).copy()
-            m[:3, 3] = coordinates
-            return m
-    return np.asarray(upl.get_axis2placement(placement), dtype=float)
-
-
-class _Placements:
-    """World placements by entity id, each computed once: the storeys' and buildings' placements are
-    shared by thousands of elements, and their directions by nearly all."""
-
-    def __init__(self) -> None:
-        self.world: dict[int, np.ndarray] = {}
-        self.axes: dict[tuple, np.ndarray] = {}
-
-    def of(self, placement: Any) -> np.ndarray:
-        """``ifcopenshell.util.placement.get_local_placement`` of an IfcLocalPlacement."""
-        key = placement.id()
-        got = self.world.get(key)
-        if got is None:
-            rel_to = placement.PlacementRelTo
-            parent = np.eye(4) if rel_to is None else self.of(rel_to)
-            got = self.world[key] = parent @ _axis2placement(placement.RelativePlacement, self.axes)
-        return got
-
-
-def _placement_axes(product: Any, memo: _Placements | None = None) -> np.ndarray:
+def _placement_axes(product: Any, memo: Placements | None = None) -> np.ndarray:
     """The product's world placement as a 4x4 matrix (identity when it has none); ``memo`` keeps the
     placements already computed."""
     placement = getattr(product, "ObjectPlacement", None)
@@ -371,9 +330,11 @@ def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str,
 
 
 def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_hash: str,
-                   warnings: list[str], pending: Collection[str] = ()) -> Building:
+                   warnings: list[str], pending: Collection[str] = (), placements: Placements | None = None
+                   ) -> Building:
     """Records for every product with a body and every spatial element; products in ``pending`` (a
-    first view's elements whose body is still being made) get a record without geometry."""
+    first view's elements whose body is still being made) get a record without geometry. ``placements``:
+    the world placements already worked out for this model (by the tessellation's shape sharing)."""
     scale = float(uunit.calculate_unit_scale(model))
     quantity_scale = quantity_scales(model, scale)
     storeys, unknown_levels = _storeys(model, scale)
@@ -382,7 +343,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     elements: dict[str, Element] = {}
     axes_by_id: dict[str, np.ndarray] = {}
     off = _switched_off(model)
-    placements = _Placements()
+    placements = placements if placements is not None else Placements()
     psets_memo: dict[int, dict[str, Any]] = {}
     materials_memo: dict[int, list[str]] = {}
     rels = Relations.of(model)

@@ -19,6 +19,7 @@ from pyagent.ingest import build_building
 from pyagent.instancing import Repeats
 from pyagent.model import Building
 from pyagent.paths import cache_dir
+from pyagent.placements import Placements
 from pyagent.progress import Progress, no_progress
 from pyagent.tessellate import MeshSet, Pass, concat, tessellate_passes
 
@@ -47,9 +48,20 @@ class LoadedBuilding:
         return have / (have + len(self.pending)) if have + len(self.pending) else 1.0
 
 
-def _give_back_memory() -> None:
+#: Meshes smaller than this are not worth a collection between a load's stages (it costs some 20 ms).
+GIVE_BACK_BYTES = 32 << 20
+
+
+def _mesh_bytes(meshes: MeshSet) -> int:
+    return int(meshes.verts.nbytes + meshes.faces.nbytes + meshes.face_material.nbytes)
+
+
+def _give_back_memory(nbytes: int) -> None:
     """Collect garbage and hand freed heap pages back to the system (glibc's ``malloc_trim``; nothing
-    elsewhere): the peak of a large load is reached in its later stages, on top of what earlier ones let go."""
+    elsewhere): the peak of a large load is reached in its later stages, on top of what earlier ones let go.
+    Nothing when the load's meshes (``nbytes``) are small: its peak is small too."""
+    if nbytes < GIVE_BACK_BYTES:
+        return
     gc.collect()
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
@@ -99,10 +111,10 @@ def is_cached(path: str | Path, cache: Path | None = None) -> bool:
 
 
 def _first_view(model: ifcopenshell.file, step: Pass, src: Path, digest: str, folder: Path, first_view: FirstView,
-                timings: dict[str, float], t0: float) -> tuple[list[str], Repeats | None]:
+                timings: dict[str, float], t0: float, placements: Placements) -> tuple[list[str], Repeats | None]:
     """Make the first view of the first pass and hand it to ``first_view``; the names of its glb's
     parts and their repeats (see ``load``)."""
-    first = build_building(model, step.meshes, str(src), digest, [], pending=set(step.pending))
+    first = build_building(model, step.meshes, str(src), digest, [], pending=set(step.pending), placements=placements)
     folder.mkdir(parents=True, exist_ok=True)
     first_parts = _glb_parts(first, step.meshes)
     stats = write_glb(first_parts, step.meshes.materials, folder / "first.glb", copies=step.meshes.copy_of)
@@ -110,7 +122,7 @@ def _first_view(model: ifcopenshell.file, step: Pass, src: Path, digest: str, fo
     first_view(LoadedBuilding(first, step.meshes, folder / "first.glb", False, dict(timings), list(step.pending)))
     names = [p.name for p in first_parts]
     del first, first_parts
-    _give_back_memory()
+    _give_back_memory(_mesh_bytes(step.meshes))
     return names, stats.repeats
 
 
@@ -145,15 +157,16 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     parts: list[MeshSet] = []
     warnings: list[str] = []
     first_glb: tuple[list[str], Repeats | None] = ([], None)
-    for step in tessellate_passes(model, threads, progress):
+    placements = Placements()  # worked out once, for the shape sharing and the ingest
+    for step in tessellate_passes(model, threads, progress, placements=placements):
         parts.append(step.meshes)
         warnings = step.warnings
         if step.pending and first_view is not None and len(parts) == 1 \
                 and worth_a_first_view(len(step.meshes.ids), len(step.pending)):
             timings["tessellate_fast"] = time.perf_counter() - t
-            first_glb = _first_view(model, step, src, digest, folder, first_view, timings, t0)
+            first_glb = _first_view(model, step, src, digest, folder, first_view, timings, t0, placements)
     del step  # the passes' meshes are let go once joined (unless the first view's caller keeps them)
-    _give_back_memory()
+    _give_back_memory(sum(_mesh_bytes(p) for p in parts))
     if repaired.cleared:
         warnings = [f"{repaired.cleared} names or tags on {repaired.instances} elements were written as '*' "
                     "(a derived value) and were read as empty", *warnings]
@@ -163,9 +176,9 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     timings["tessellate"] = time.perf_counter() - t
     t = time.perf_counter()
     progress("ingest", 0, 1)
-    building = build_building(model, meshes, str(src), digest, warnings)
+    building = build_building(model, meshes, str(src), digest, warnings, placements=placements)
     del model  # the file's entities are not needed to write (a large file's take tens of megabytes)
-    _give_back_memory()
+    _give_back_memory(_mesh_bytes(meshes))
     progress("ingest", 1, 1)
     timings["ingest"] = time.perf_counter() - t
     t = time.perf_counter()

@@ -27,6 +27,8 @@ import ifcopenshell
 import ifcopenshell.util.unit
 import numpy as np
 
+from pyagent.placements import Placements
+
 # Relative opening placements are compared rounded to this many decimals (file units): float64 noise
 # in composing placements of a few kilometres in millimetres is some 1e-12.
 _DECIMALS = 9
@@ -137,10 +139,9 @@ class _Relations:
             self.materials[obj] = (*self.materials.get(obj, ()), -1, *own.get(typ, ()))
 
 
-def group_by_shape(model: ifcopenshell.file, products: Iterable[Any]) -> Copies:
-    """Group ``products`` (each with a representation) by the shape they draw (see the module's doc)."""
-    from pyagent.ingest import _Placements  # ingest imports this module's importer
-
+def group_by_shape(model: ifcopenshell.file, products: Iterable[Any], places: Placements | None = None) -> Copies:
+    """Group ``products`` (each with a representation) by the shape they draw (see the module's doc);
+    ``places``: world placements worked out so far (filled in here for the ingest to use)."""
     products = list(products)
     rels = _Relations(model)
     # only products that may have a twin are compared by value: a representation's entity count
@@ -149,7 +150,7 @@ def group_by_shape(model: ifcopenshell.file, products: Iterable[Any]) -> Copies:
     twins = {k for k, n in Counter(sizes).items() if n > 1}
     scale = float(ifcopenshell.util.unit.calculate_unit_scale(model))
     digests = _Digests(model)
-    places = _Placements()
+    places = places if places is not None else Placements()
     out = Copies()
     first_of: dict[bytes, tuple[str, np.ndarray]] = {}
     for p, size in zip(products, sizes, strict=True):

@@ -13,6 +13,7 @@ import ifcopenshell.geom
 import numpy as np
 
 from pyagent.csg import DEFAULT_RGBA, CsgBodies, NotBuilt, style_rgba
+from pyagent.placements import Placements
 from pyagent.progress import Progress, no_progress
 from pyagent.shapekeys import Copies, group_by_shape
 
@@ -360,7 +361,7 @@ def booleans_in_first_pass() -> bool:
 
 def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
                       progress: Progress = no_progress, share: bool = True,
-                      booleans: bool | None = None) -> Iterator[Pass]:
+                      booleans: bool | None = None, placements: Placements | None = None) -> Iterator[Pass]:
     """Tessellate every product with a body in two passes: first the fast kernel (``FAST_LIBRARY``)
     over all of them, then the hybrid kernel (``GEOMETRY_LIBRARY``) over only those the first could
     not do. Yields each pass as it ends; the second shares the first's origin and material table, and
@@ -373,7 +374,8 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     gets only what that cannot make.
     With ``share``, products that draw the same shape (``pyagent.shapekeys``) are tessellated once and
     the others placed from that mesh, right after it (one that its placement would put out of range is
-    left to the second pass on its own). ``booleans`` None: ``booleans_in_first_pass()``."""
+    left to the second pass on its own). ``booleans`` None: ``booleans_in_first_pass()``. ``placements``:
+    a memo of world placements for this model that the sharing fills in (for the ingest to go on with)."""
     if booleans is None:
         booleans = booleans_in_first_pass()
     products = _products(model)
@@ -387,7 +389,7 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     threads = threads or default_threads()
     total = len(products) + len(openings)
     progress("tessellate", 0, total)
-    copies = group_by_shape(model, products) if share else Copies(first=products)
+    copies = group_by_shape(model, products, placements) if share else Copies(first=products)
     _drain(_start(model, copies.first + openings, FAST_LIBRARY, threads), collector, copies, progress, 0, total)
     if booleans:
         _booleans(model, copies, collector, progress, total)

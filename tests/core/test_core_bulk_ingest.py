@@ -16,8 +16,9 @@ import pytest
 from core_ifc_facts import DUPLEX, FZK, MINI, ROOT
 from core_support import Loaded
 
-from pyagent.ingest import _placement_axes, _Placements, _psets, _spatial_parent
+from pyagent.ingest import _placement_axes, _psets, _spatial_parent
 from pyagent.meshfacts import MeshFacts
+from pyagent.placements import Placements
 from pyagent.relations import Relations
 from pyagent.tessellate import MeshSet
 
@@ -102,7 +103,7 @@ def _old_spatial_parent(product: Any) -> Any | None:
 
 def test_spatial_parents_and_placements_match(model: ifcopenshell.file) -> None:
     rels = Relations.of(model)
-    memo = _Placements()
+    memo = Placements()
     for product in model.by_type("IfcProduct"):
         assert _id(_spatial_parent(product, rels)) == _id(_old_spatial_parent(product)), product
         placement = getattr(product, "ObjectPlacement", None)

@@ -72,3 +72,17 @@ def test_the_shipped_files_have_no_reference_loops() -> None:
 
     for name in ("AC20-FZK-Haus.ifc", "duplex.ifc"):
         assert reference_cycle(ifcopenshell.open(str(ROOT / "ifc" / name))) is None
+
+
+def test_a_reference_written_inside_a_string_is_not_followed(tmp_path: Path) -> None:
+    """The check reads references from each instance's STEP text: a name such as 'Body #12' (here the
+    representation's own number, and a quote written twice before it) is text, not a loop."""
+    import ifcopenshell
+
+    model = ifcopenshell.open(str(ROOT / "ifc" / "duplex.ifc"))
+    rep = model.by_type("IfcShapeRepresentation")[0]
+    placement = model.by_type("IfcLocalPlacement")[0]
+    rep.RepresentationType = f"it''s #{rep.id()} and #{placement.id()}"
+    assert reference_cycle(model) is None
+    placement.PlacementRelTo = placement  # a real loop is still found
+    assert reference_cycle(model) is not None
