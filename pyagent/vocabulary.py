@@ -25,6 +25,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "accessory": ("IfcDiscreteAccessory",), "bolt": ("IfcMechanicalFastener",), "fastener": ("IfcMechanicalFastener",),
     "assembly": ("IfcElementAssembly",), "fixture": ("IfcFlowTerminal", "IfcSanitaryTerminal"),
     "site": ("IfcSite",), "terrain": ("IfcSite",), "ground": ("IfcSite",),
+    "shading device": ("IfcShadingDevice",),
     "fin": ("IfcShadingDevice",), "louvre": ("IfcShadingDevice",), "louver": ("IfcShadingDevice",),
     "sunshade": ("IfcShadingDevice",), "blind": ("IfcShadingDevice",), "shutter": ("IfcShadingDevice",),
     "lift": ("IfcTransportElement",), "elevator": ("IfcTransportElement",), "escalator": ("IfcTransportElement",),

@@ -625,11 +625,11 @@ class Resolver:
             return rows[[self.b.elements[sp.ids[r]].room is None for r in rows]], False
         if kind in ("reachable", "unit"):
             room = ctx.user_room()
+            if kind == "unit":  # "this house" of a terrace: the dwelling the user is in, else the building
+                unit = next((u for u in ctx.graph.units() if room in u), None) if room is not None else None
+                return (rows[self._in_rooms(rows, unit)] if unit is not None else rows), False
             if room is None:
                 raise SelectionError("you are not inside a room")
-            if kind == "unit":  # "this house" of a terrace: the dwelling the user is in, else the building
-                unit = next((u for u in ctx.graph.units() if room in u), None)
-                return (rows[self._in_rooms(rows, unit)] if unit is not None else rows), False
             return rows[self._in_rooms(rows, ctx.graph.reachable_rooms({room}))], False
         # Pose-relative and on the user's storey only: nothing through a slab.
         rows = rows[sp.on_band(rows, band)]

@@ -226,6 +226,7 @@ class Parser:
                    r"first|last|second|third|big|small|large|left|right) one$", r"\g<head>\g<which> \g<body>", t)
         # "make the beams orange, no, sorry, the columns" (normalised to "..., i meant the columns"): the
         # request is read, then made on the things meant, as a correction of the last request is
+        t = _value_corrected(t)
         meant = re.fullmatch(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|those|these) [^,]+)", t)
         meant_sel = self.selector(meant.group("np"), ctx) if meant is not None else None
         if meant is not None and meant_sel:
@@ -290,8 +291,13 @@ class Parser:
         if not c:
             return [], True
         if _THERE.fullmatch(c) and (so_far or ctx.dialogue.last_steps):  # "where's the loo? take me there"
-            named = [i for i, step in enumerate(so_far) if step.get("op") in ("list", "describe", "get", "count")]
-            target: Selector = {"step": named[-1]} if named else {"ref": "it"}
+            named = [i for i, step in enumerate(so_far)
+                     if step.get("op") in ("list", "describe", "get", "count", "look_at", "select")]
+            target: Selector = {"ref": "it"}
+            if named and so_far[named[-1]]["op"] in ("look_at", "select"):  # "look at the bathroom, take me in there"
+                target = dict(so_far[named[-1]]["target"])
+            elif named:
+                target = {"step": named[-1]}
             return [{"op": "teleport", "target": {**target, "limit": 1}}], True
         held = self._count_held(c, ctx)
         if held is not None:
@@ -367,7 +373,26 @@ class Parser:
             return bool(nouns) and any(w in words or singular_noun(w) in words for w in nouns[-1:])
         if not has_head(a) or not has_head(b) or b.split()[0] in VERBS_AFTER_AND:
             return None
-        return [f"{verb} {a}{tail}", f"{verb} {b}"]
+        a, b = self._shared_modifiers(a, b[:len(b) - len(tail)] if tail else b)
+        return [f"{verb} {a}{tail}", f"{verb} {b}{tail}"]
+
+    def _shared_modifiers(self, a: str, b: str) -> tuple[str, str]:
+        """A second noun said bare shares the first's words: "the doors and windows on level 1" (both on level
+        1), "the steel posts and beams" (both steel). One with words of its own ("the doors and all the
+        windows upstairs") keeps them to itself."""
+        if re.match(_DETERMINER, b):
+            return a, b
+        b_head = self._class_re.match(b) or self._kind_re.match(b)
+        a_heads = list(self._class_re.finditer(a)) or list(self._kind_re.finditer(a))
+        if b_head is None or not a_heads or a_heads[-1].end() != len(a):
+            return a, b
+        post = b[b_head.end():]
+        if re.match(_SHARED_AFTER, post):  # "... windows on level 1": the doors too
+            a += post
+        before = a[:a_heads[-1].start()]
+        if re.sub(_DETERMINER, "", before).strip():  # "the steel posts and beams": steel beams
+            b = before + b
+        return a, b
 
     def _isolate_each(self, np_text: str, ctx: ParseContext) -> list[Step] | None:
         """"Isolate the toilets, basins and showers": the first isolated, the others shown again (one selector
@@ -1598,8 +1623,15 @@ def storey_for(b: Building, mine_id: str | None, spec: str, roof_only: Collectio
 
 
 #: Going to the place just talked about.
-_THERE = re.compile(r"(take|bring|get|send|beam|walk|lead) (me|us) (over )?there|(go|get|walk|head) (over )?there"
+_THERE = re.compile(r"(take|bring|get|send|beam|walk|lead) (me|us) (over |in |into |inside |in over )?there"
+                    r"|(go|get|walk|head) (over |in |into |inside )?there"
                     r"|(can|could) (i|we) go there")
+#: A noun phrase's own determiner ("the doors and all the windows": each has its own words).
+_DETERMINER = re.compile(r"^(the|a|an|all|all the|all of the|my|this|that|these|those|both|every|each|any|some|our|"
+                         r"your|its|their)\b ?")
+#: What after a second noun said bare is shared with the first: a place or a relation.
+_SHARED_AFTER = re.compile(r"^ (on|in|at|upstairs|downstairs|inside|outside|of|near|next to|above|below|under|"
+                           r"along|by|facing|within|on the|in the|from|to my|on my|behind|in front)\b")
 #: A noun phrase first, then, after a comma, a clause that takes it up with a pronoun.
 _TOPIC = re.compile(r"^(?P<np>(?:(?:the|that|this|those|these|my|all the|both) )?[^,]+?(?: , [^,]+?)*) , "
                     r"(?P<rest>[^,]*\b(?:it|them|they|those|these|its|their|which one|which)\b[^,]*)$")
@@ -1648,6 +1680,30 @@ def isolated(sel: Selector) -> Selector:
             and set(sel) <= {"class", "ids", "storey", "limit", "order"}:
         return {"room": sel["ids"][0]}
     return sel
+
+
+def _colour_pattern() -> str:
+    mods = "|".join(sorted(COLOUR_MODIFIERS, key=len, reverse=True))
+    return rf"(?:(?:{mods}) )?(?:{'|'.join(sorted(COLOURS, key=len, reverse=True))})"
+
+
+def _value_corrected(t: str) -> str:
+    """A value said again in place of the one before it ("paint the walls red, sorry, I mean black", "move
+    it 2 metres left, no, 3 metres"): the request with the later value where the earlier stands. The
+    later one must be a value alone, of the same kind as one the request has (a colour, a length)."""
+    m = re.fullmatch(r"(?P<req>.+) , (?:i mean(?:t)? |make (?:it|that|them) |rather |actually )?(?P<val>[^,]+)", t)
+    if m is None:
+        return t
+    req, val = m.group("req"), m.group("val").strip()
+    colour = _colour_pattern()
+    length = rf"\d+(?:\.\d+)? ?(?:{_unit_words()})"
+    for kind in (colour, length):
+        if re.fullmatch(kind, val):
+            said = list(re.finditer(rf"\b{kind}\b", req))
+            if said:
+                last = said[-1]
+                return req[:last.start()] + val + req[last.end():]
+    return t
 
 
 def _retargeted(steps: list[Step], sel: Selector) -> list[Step]:

@@ -340,6 +340,14 @@ def test_a_german_utility_room_abbreviation(sessions: ev.Sessions) -> None:
      ["count"]),
     ("buildings/revit2020chs_basic-demo.ifc", "which window is nearest to where I'm standing?", ["list"]),
     ("buildings/archicad9_jasmin-sun.ifc", "on the Erdgeschoss, which room has the most floor space?", ["list"]),
+    ("MiniProject.ifc", "just for the steel order, what do the steel columns weigh all together?", ["aggregate"]),
+    ("real/vectorworks2013_japanese_unicode.ifc", "roughly how much concrete is in the ground floor walls?",
+     ["aggregate"]),
+    ("buildings/archicad20_rooftop-4zones.ifc",
+     "what's the floor area of the whole unit, all the rooms added together?", ["aggregate"]),
+    ("buildings/archicad20_rooftop-4zones.ifc", "what's the floor build-up in the bathroom?", ["get"]),
+    ("buildings/revit2008_quantities.ifc", "hide the wall between offices three and four", ["hide"]),
+    ("MiniProject.ifc", "how many concrete columns are there in this house?", ["count"]),
 ])
 def test_shapes_of_a_review_of_known_buildings(sessions: ev.Sessions, ifc: str, text: str, ops: list[str]) -> None:
     s = session(sessions, ifc, {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
@@ -365,3 +373,65 @@ def test_the_other_way_round_stays_for_the_sun() -> None:
     assert normalise("on the Erdgeschoss, which room has the most floor space?").startswith(
         "which room on the erdgeschoss has")
     assert "which way" in normalise("in this sun study, which way is the sun shining from?").split(" , ")[-1]
+
+
+def _storey_contents(model: ifcopenshell.file, cls: str, storey_name: str) -> set[str]:
+    import ifcopenshell.util.element as uel
+
+    return {e.GlobalId for e in model.by_type(cls)
+            if (container := uel.get_container(e)) is not None and container.Name == storey_name}
+
+
+def test_a_second_noun_said_bare_shares_the_first_ones_words(sessions: ev.Sessions) -> None:
+    """"The doors and windows upstairs": both upstairs; "the doors and all the windows upstairs": the doors
+    everywhere; "the steel posts and beams": the steel beams too."""
+    model = ifcopenshell.open(str(IFC / "duplex.ifc"))
+    pose = {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0}
+    downstairs_doors = _storey_contents(model, "IfcDoor", "Level 1")
+    both = session(sessions, "duplex.ifc", pose)
+    assert both.say("hide the doors and windows upstairs").ok
+    hidden = set(both.state()["hidden"])
+    assert _storey_contents(model, "IfcWindow", "Level 2") <= hidden and not (downstairs_doors & hidden)
+    apart = session(sessions, "duplex.ifc", pose)
+    assert apart.say("hide the doors upstairs").ok and apart.say("hide the windows upstairs").ok
+    assert set(apart.state()["hidden"]) == hidden
+    own = session(sessions, "duplex.ifc", pose)
+    assert own.say("hide the doors and all the windows upstairs").ok
+    assert downstairs_doors <= set(own.state()["hidden"])
+
+    house = ifcopenshell.open(str(BUILDINGS / "freecad_testhouse.ifc"))
+    steel = {e.GlobalId for e in house.by_type("IfcColumn") + house.by_type("IfcBeam") if "metal" in e.Name.lower()}
+    s = session(sessions, "buildings/freecad_testhouse.ifc", pose)
+    got = s.say("paint the steel posts and beams black")
+    assert got.ok, got.answer
+    assert set(s.state()["colors"]) == steel and len(steel) == 5
+
+
+def test_a_value_said_again_takes_the_place_of_the_one_before(sessions: ev.Sessions) -> None:
+    s = session(sessions, "buildings/freecad_testhouse.ifc", {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    got = s.say("paint the walls red, sorry, I mean black")
+    assert got.ok, got.answer
+    colours = list(s.state()["colors"].values())
+    assert colours and all(max(c[:3]) < 0.2 for c in colours)  # black, not red
+
+
+def test_take_me_in_there_goes_to_the_place_just_looked_at(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "archicad20_rooftop-4zones.ifc"))
+    bath = next(sp for sp in model.by_type("IfcSpace") if sp.LongName == "Bath")
+    s = session(sessions, "buildings/archicad20_rooftop-4zones.ifc",
+                {"position": [13.0, -3.5, 1.6], "yaw": 270.0, "pitch": 0.0})
+    got = s.say("right, let's look at the bathroom next, take me in there")
+    assert got.ok, got.answer
+    assert s.say("which room am I in?").value == bath.LongName  # it was the big room around it before
+
+
+def test_the_walk_to_a_thing_in_this_room_is_the_way_to_it(sessions: ev.Sessions) -> None:
+    """"How far is it to the door in front of me" in the room one stands in: as far as the door is, not the
+    distance to a point of the room it stands in."""
+    s = session(sessions, "buildings/archicad20_rooftop-4zones.ifc",
+                {"position": [13.0, -3.5, 1.6], "yaw": 270.0, "pitch": 0.0})
+    walk = s.say("how far is it to the terrace door in front of me?")
+    straight = s.say("how far is the terrace door in front of me?")
+    assert walk.ok and straight.ok, (walk.answer, straight.answer)
+    assert walk.program["steps"][0]["op"] == "route" and straight.program["steps"][0]["op"] == "distance"
+    assert abs(walk.value - straight.value) < 0.05 and walk.value > 1.0

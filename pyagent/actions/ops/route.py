@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from pyagent.actions import places
 from pyagent.actions.errors import StepError
 from pyagent.actions.ops.answers import join_names, say
@@ -21,7 +23,9 @@ KIND = "query"
 MAX_CANDIDATES = 12
 
 
-def _room_of(ex: Executor, ctx: Context, gid: str) -> str:
+def _room_of(ex: Executor, ctx: Context, gid: str, start_room: str | None = None) -> str:
+    """The room to walk into to reach ``gid``: the room itself, or the room it stands in (of a door or wall
+    between two, the one the walk starts in when it is one of them)."""
     if gid not in ex.building.elements:
         room = ex.graph.room_at(ex.centre_of(ctx, gid))
         if room is None:
@@ -30,6 +34,8 @@ def _room_of(ex: Executor, ctx: Context, gid: str) -> str:
     el = ex.building.elements[gid]
     if el.ifc_class == "IfcSpace":
         return gid
+    if start_room is not None and (el.room == start_room or start_room in el.sides):
+        return start_room
     room = el.room or next((s for s in el.sides if s != OUTSIDE), None) or ""
     if not room:
         raise StepError(say("route_not_in_room", what=el.label()))
@@ -63,11 +69,21 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         start[2] = storey.elevation if storey else start[2] - EYE_HEIGHT
     if start_room is None:
         raise StepError("you are not inside a room, so I cannot plan a walk from here")
-    goals = list(dict.fromkeys(_room_of(ex, ctx, g) for g in targets))
-    route = ex.graph.nearest_route(start, start_room, {g: places.room_point(ex, g) for g in goals})
+    # a room is walked to its free floor point, and so is the room of a thing in another room; a thing in
+    # the room the walk starts in (the door in front) is walked to
+    goals: dict[str, tuple[str, np.ndarray]] = {}
+    for g in targets:  # of several in one room, the nearest as the crow flies
+        room = _room_of(ex, ctx, g, start_room)
+        point = places.room_point(ex, room)
+        if g != room and room == start_room and g in ex.building.elements:  # in this room: to its nearest side
+            el = ex.building.elements[g]
+            point = np.array([*np.clip(start[:2], el.bbox_min[:2], el.bbox_max[:2]), point[2]])
+        if room not in goals or np.linalg.norm(point[:2] - start[:2]) < np.linalg.norm(goals[room][1][:2] - start[:2]):
+            goals[room] = (g, point)
+    route = ex.graph.nearest_route(start, start_room, {room: point for room, (_g, point) in goals.items()})
     if route is None:
-        raise StepError(say("route_no_way", goal=ex.label(goals[0])))
-    goal = route.rooms[-1]
+        raise StepError(say("route_no_way", goal=ex.label(next(iter(goals)))))
+    goal = goals[route.rooms[-1]][0] if route.rooms[-1] in goals else route.rooms[-1]
     via = [ex.label(r) if r != OUTSIDE else "outside" for r in route.rooms[1:-1]]
     length = f"{route.length:.1f} m"
     text = say("route_via", goal=ex.label(goal), length=length, via=join_names(via)) if via else \
