@@ -215,11 +215,14 @@ def element_value(el: Element, key: str) -> Any:
     """A property, quantity or dimension of an element by an everyday key; None when it has none."""
     k = key.strip().lower().replace(" ", "_")
     aliases = {"heavy": "weight", "mass": "weight",
-               "tall": "height", "high": "height", "wide": "width", "deep": "depth", "thick": "depth",
-               "thickness": "depth", "long": "width", "length": "width", "size": "area", "floor_area": "area"}
+               "tall": "height", "high": "height", "wide": "width", "deep": "depth", "thick": "thickness",
+               "long": "width", "length": "width", "size": "area", "floor_area": "area"}
     k = aliases.get(k, k)
     if k in ("height", "width", "depth"):
         return el.dims.get(k)
+    if k == "thickness":  # the thinnest way through: a wall's depth, a slab's height, a door leaf's depth
+        sizes = [el.dims[d] for d in ("width", "depth", "height") if el.dims.get(d)]
+        return min(sizes) if sizes else None
     if k in ("area", "volume", "perimeter", "surface_area"):
         return el.quantities.get(k)
     if k == "elevation":
@@ -387,9 +390,13 @@ class Resolver:
         if sel.get("class"):
             rows = rows[sp.class_mask(frozenset(sel["class"]))[rows]]
         if sel.get("kind") and sel.get("name"):
-            both = name_rows(els, ids, kind_rows(els, ids, rows, sel["kind"]), sel["name"])
-            # "the kitchen counter" where the counter is a fitting named "kitchen": the name alone
-            rows = both if len(both) else name_rows(els, ids, rows[sp.class_mask(KIND_CLASSES)[rows]], sel["name"])
+            kinds = kind_rows(els, ids, rows, sel["kind"])
+            both = name_rows(els, ids, kinds, sel["name"])
+            if not len(both):  # "the kitchen counter" where the counter is a fitting named "kitchen": the name alone
+                both = name_rows(els, ids, rows[sp.class_mask(KIND_CLASSES)[rows]], sel["name"])
+            if not len(both) and sel.get("limit") == 1 and len(kinds) == 1:
+                both = kinds  # "the dining table" in a house with one table: the word only describes it
+            rows = both
         elif sel.get("kind"):
             rows = kind_rows(els, ids, rows, sel["kind"])
         elif sel.get("name"):

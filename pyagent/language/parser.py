@@ -779,12 +779,20 @@ class Parser:
             sb = self.selector(b, ctx)
             if sb is None:
                 return None
-            return [{"op": "distance", "from": _singular(sa, a, force=True), "to": _singular(sb, b, force=True)}]
+            fr, to = _singular(sa, a, force=True), _singular(sb, b, force=True)
+            # "how far is the door from the nearest column": the column nearest the door (the distance is the
+            # smallest between the two sets), not the one nearest the user
+            for near, other in ((to, fr), (fr, to)):
+                if near.get("order") == "nearest" and not near.get("relations") and "ordinal" not in near \
+                        and not other.get("order"):
+                    near.pop("order")
+                    near.pop("limit", None)
+            return [{"op": "distance", "from": fr, "to": to}]
         return [{"op": "distance", "to": _singular(sa, a, force=True)}]
 
     PROPS = {
         "height": r"how (tall|high)|(height|tallness)", "width": r"how wide|width|breadth",
-        "depth": r"how (deep|thick)|depth|thickness", "length": r"how long|length",
+        "depth": r"how deep|depth", "thickness": r"how thick|thickness", "length": r"how long|length",
         "area": r"how (big|large)|area|size|floor space|square (meters|footage)|surface",
         "volume": r"volume|how much space|cubic", "elevation": r"elevation|how high up|at what height",
         "material": r"material|made (of|from)|built (of|from)", "color": r"color|what colou?r",
@@ -890,7 +898,7 @@ class Parser:
         for key, pattern in self.PROPS.items():
             if re.fullmatch(pattern.replace("how ", ""), w) or re.fullmatch(pattern, w):
                 return key
-        table = {"tall": "height", "high": "height", "wide": "width", "deep": "depth", "thick": "depth",
+        table = {"tall": "height", "high": "height", "wide": "width", "deep": "depth", "thick": "thickness",
                  "long": "length", "big": "area", "large": "area", "size": "area", "floor area": "area",
                  "surface area": "area", "kind": "type", "colour": "color"}
         if w in table:

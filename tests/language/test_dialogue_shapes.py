@@ -348,6 +348,8 @@ def test_a_german_utility_room_abbreviation(sessions: ev.Sessions) -> None:
     ("buildings/archicad20_rooftop-4zones.ifc", "what's the floor build-up in the bathroom?", ["get"]),
     ("buildings/revit2008_quantities.ifc", "hide the wall between offices three and four", ["hide"]),
     ("MiniProject.ifc", "how many concrete columns are there in this house?", ["count"]),
+    ("real/ifcopenshell_IfcOpenHouse_IFC4.ifc", "make the south roof slope half transparent", ["transparency"]),
+    ("real/sketchup_PCERT_Building-Architecture_IFC4.ifc", "what's the kitchen unit made of?", ["get"]),
 ])
 def test_shapes_of_a_review_of_known_buildings(sessions: ev.Sessions, ifc: str, text: str, ops: list[str]) -> None:
     s = session(sessions, ifc, {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
@@ -435,3 +437,39 @@ def test_the_walk_to_a_thing_in_this_room_is_the_way_to_it(sessions: ev.Sessions
     assert walk.ok and straight.ok, (walk.answer, straight.answer)
     assert walk.program["steps"][0]["op"] == "route" and straight.program["steps"][0]["op"] == "distance"
     assert abs(walk.value - straight.value) < 0.05 and walk.value > 1.0
+
+
+def test_a_slab_is_as_thick_as_its_extrusion(sessions: ev.Sessions) -> None:
+    """"How thick are the floor slabs": the thinnest way through each (a slab's height, not its plan depth)."""
+    import ifcopenshell.util.unit as uunit
+
+    model = ifcopenshell.open(str(ev.ifc_path("real/revit2014_japanese_unicode.ifc")))
+    scale = uunit.calculate_unit_scale(model)
+    depths = {round(item.Depth * scale, 4) for slab in model.by_type("IfcSlab")
+              for rep in slab.Representation.Representations for item in rep.Items if item.is_a("IfcExtrudedAreaSolid")}
+    s = session(sessions, "real/revit2014_japanese_unicode.ifc",
+                {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    got = s.say("how thick are the floor slabs?")
+    assert got.ok and len(depths) == 1 and abs(got.value - depths.pop()) < 0.005, got.answer
+
+
+def test_the_nearest_of_a_kind_to_another_thing(sessions: ev.Sessions) -> None:
+    """"How far is the door from the nearest column": the column nearest the door, measured box to box."""
+    import ifcopenshell.geom
+
+    model = ifcopenshell.open(str(ev.ifc_path("real/revit2014_japanese_unicode.ifc")))
+    settings = ifcopenshell.geom.settings()
+    settings.set("use-world-coords", True)
+
+    def box(product: Any) -> tuple[np.ndarray, np.ndarray]:
+        verts = np.asarray(ifcopenshell.geom.create_shape(settings, product).geometry.verts).reshape(-1, 3)
+        return verts.min(axis=0), verts.max(axis=0)
+
+    (dlo, dhi), = [box(d) for d in model.by_type("IfcDoor")]
+    gaps = [float(np.linalg.norm(np.maximum(0.0, np.maximum(clo - dhi, dlo - chi))))
+            for clo, chi in (box(c) for c in model.by_type("IfcColumn"))]
+    s = session(sessions, "real/revit2014_japanese_unicode.ifc",
+                {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    for text in ("how far is the door from the nearest column?", "how far is the nearest column from the door?"):
+        got = s.say(text)
+        assert got.ok and abs(got.value - min(gaps)) < 0.01, (text, got.answer, min(gaps))
