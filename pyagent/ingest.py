@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
+from dataclasses import dataclass, replace
 from typing import Any
 
 import ifcopenshell
@@ -329,27 +330,39 @@ def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str,
     return found, facing
 
 
-def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_hash: str,
-                   warnings: list[str], pending: Collection[str] = (), placements: Placements | None = None
-                   ) -> Building:
-    """Records for every product with a body and every spatial element; products in ``pending`` (a
-    first view's elements whose body is still being made) get a record without geometry. ``placements``:
-    the world placements already worked out for this model (by the tessellation's shape sharing)."""
+@dataclass
+class Record:
+    """What the file says about one product, read before its mesh is made (``element_records``)."""
+
+    product: Any
+    element: Element  # no geometry yet: no box, colour, dims or measured quantities
+    axes: np.ndarray  # world placement (file units)
+    spatial: bool
+    overall: dict[str, float]  # OverallHeight / OverallWidth (metres): they win over the mesh's
+
+
+@dataclass
+class Records:
+    """``element_records``: the products in the file's order (first of each GlobalId) and what was odd."""
+
+    by_id: dict[str, Record]
+    warnings: list[str]
+    rels: Relations  # the file's relations, read once
+
+
+def element_records(model: ifcopenshell.file, placements: Placements | None = None) -> Records:
+    """Every product that may be part of the scene, with its names, type, properties, materials, quantity
+    sets and spatial parent: everything of ``build_building`` that needs no mesh, so that it can be read
+    while the meshes are being made (``pyagent.tessellate``'s ``meanwhile``)."""
     scale = float(uunit.calculate_unit_scale(model))
     quantity_scale = quantity_scales(model, scale)
-    storeys, unknown_levels = _storeys(model, scale)
-    storey_ids = {s.id for s in storeys}
-    mesh_index = meshes.index()
-    elements: dict[str, Element] = {}
-    axes_by_id: dict[str, np.ndarray] = {}
-    off = _switched_off(model)
     placements = placements if placements is not None else Placements()
     psets_memo: dict[int, dict[str, Any]] = {}
     materials_memo: dict[int, list[str]] = {}
     rels = Relations.of(model)
-    facts = MeshFacts.of(meshes)
     kinds: dict[str, tuple[bool, bool, frozenset[str]]] = {}  # class -> (skipped, spatial, attribute names)
-
+    out: dict[str, Record] = {}
+    warnings: list[str] = []
     for product in model.by_type("IfcProduct"):
         cls = product.is_a()
         kind = kinds.get(cls)
@@ -362,14 +375,9 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         if skipped:
             continue
         gid = product.GlobalId
-        if gid in elements:
+        if gid in out:
             warnings.append(f"duplicate GlobalId {gid}: the second {cls} was ignored")
             continue
-        mi = mesh_index.get(gid)
-        if mi is None and not spatial and gid not in pending:
-            continue  # no body: not part of the scene (its parts answer to its class: _whole_classes)
-        axes = _placement_axes(product, placements)
-        axes_by_id[gid] = axes
         el = Element(
             id=gid, ifc_class=cls, name=_text(product.Name),
             long_name=_text(product.LongName if "LongName" in attrs else None),
@@ -378,19 +386,6 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         type_obj = rels.type_of(product)
         if type_obj is not None:
             el.type_name = _text(type_obj.Name)
-        if mi is not None:
-            v, f, fm = meshes.element(mi)
-            el.bbox_min = facts.bbox_min[mi].copy()
-            el.bbox_max = facts.bbox_max[mi].copy()
-            el.has_geometry = True
-            el.dims = _dims_from_mesh(v, axes)
-            el.color = tuple(float(c) for c in meshes.materials[facts.colour[mi]])  # type: ignore[assignment]
-            el.hidden_in_file = _hidden_in_file(product, off)
-            el.quantities["surface_area"] = float(facts.area[mi])
-            if facts.volume[mi] > 1e-9:
-                el.quantities["volume"] = float(facts.volume[mi])
-        else:
-            el.bbox_min = el.bbox_max = axes[:3, 3] * scale - meshes.origin
         el.properties = _flat_properties(product, type_obj, rels, psets_memo)
         predefined = product.PredefinedType if "PredefinedType" in attrs else None
         if isinstance(predefined, str) and predefined not in ("NOTDEFINED", "USERDEFINED"):
@@ -406,19 +401,63 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
                 if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
                     el.quantities[key] = float(value) * quantity_scale[key]
                     break
+        overall: dict[str, float] = {}
         for attr, key in (("OverallHeight", "height"), ("OverallWidth", "width")):
             value = getattr(product, attr) if attr in attrs else None
             if isinstance(value, (int, float)) and value > 0:
-                el.dims[key] = float(value) * scale
-        if cls == "IfcSpace" and "area" not in el.quantities and mi is not None:
-            el.quantities["area"] = float(facts.footprint[mi])  # its plan, not its box (an L-shaped room)
-        if "area" not in el.quantities and "surface_area" in el.quantities:
-            el.quantities["area"] = el.quantities["surface_area"] / 2.0 if el.ifc_class.startswith(
-                ("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")) else el.quantities["surface_area"]
+                overall[key] = float(value) * scale
         # Spatial structure.
         parent = _spatial_parent(product, rels) if not spatial else rels.aggregate.get(product.id())
         if parent is not None:
             el.parent = parent.GlobalId
+        out[gid] = Record(product, el, _placement_axes(product, placements), spatial, overall)
+    return Records(out, warnings, rels)
+
+
+def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_hash: str,
+                   warnings: list[str], pending: Collection[str] = (), placements: Placements | None = None,
+                   records: Records | None = None) -> Building:
+    """Records for every product with a body and every spatial element; products in ``pending`` (a
+    first view's elements whose body is still being made) get a record without geometry. ``placements``:
+    the world placements already worked out for this model (by the tessellation's shape sharing);
+    ``records``: ``element_records`` of this model, read already (each build copies what it changes)."""
+    scale = float(uunit.calculate_unit_scale(model))
+    storeys, unknown_levels = _storeys(model, scale)
+    storey_ids = {s.id for s in storeys}
+    mesh_index = meshes.index()
+    elements: dict[str, Element] = {}
+    axes_by_id: dict[str, np.ndarray] = {}
+    off = _switched_off(model)
+    facts = MeshFacts.of(meshes)
+    records = records if records is not None else element_records(model, placements)
+    warnings.extend(records.warnings)
+    rels = records.rels
+
+    for gid, rec in records.by_id.items():
+        mi = mesh_index.get(gid)
+        if mi is None and not rec.spatial and gid not in pending:
+            continue  # no body: not part of the scene (its parts answer to its class: _whole_classes)
+        el = replace(rec.element, quantities=dict(rec.element.quantities))
+        axes = axes_by_id[gid] = rec.axes
+        if mi is not None:
+            v, _f, _fm = meshes.element(mi)
+            el.bbox_min = facts.bbox_min[mi].copy()
+            el.bbox_max = facts.bbox_max[mi].copy()
+            el.has_geometry = True
+            el.dims = _dims_from_mesh(v, axes) | rec.overall
+            el.color = tuple(float(c) for c in meshes.materials[facts.colour[mi]])  # type: ignore[assignment]
+            el.hidden_in_file = _hidden_in_file(rec.product, off)
+            el.quantities["surface_area"] = float(facts.area[mi])
+            if facts.volume[mi] > 1e-9:
+                el.quantities.setdefault("volume", float(facts.volume[mi]))  # a quantity set's wins
+        else:
+            el.bbox_min = el.bbox_max = axes[:3, 3] * scale - meshes.origin
+            el.dims = dict(rec.overall)
+        if el.ifc_class == "IfcSpace" and "area" not in el.quantities and mi is not None:
+            el.quantities["area"] = float(facts.footprint[mi])  # its plan, not its box (an L-shaped room)
+        if "area" not in el.quantities and "surface_area" in el.quantities:
+            el.quantities["area"] = el.quantities["surface_area"] / 2.0 if el.ifc_class.startswith(
+                ("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")) else el.quantities["surface_area"]
         elements[gid] = el
 
     # Storey and room from relations.

@@ -15,7 +15,7 @@ from pyagent import building_io
 from pyagent.glb import GlbPart, write_glb
 from pyagent.ifcfile import IfcLoadError, file_sha256, open_ifc
 from pyagent.ifcrepair import clear_misplaced_derived
-from pyagent.ingest import build_building
+from pyagent.ingest import Records, build_building, element_records
 from pyagent.instancing import Repeats
 from pyagent.model import Building
 from pyagent.paths import cache_dir
@@ -111,10 +111,12 @@ def is_cached(path: str | Path, cache: Path | None = None) -> bool:
 
 
 def _first_view(model: ifcopenshell.file, step: Pass, src: Path, digest: str, folder: Path, first_view: FirstView,
-                timings: dict[str, float], t0: float, placements: Placements) -> tuple[list[str], Repeats | None]:
+                timings: dict[str, float], t0: float, placements: Placements,
+                records: Records | None) -> tuple[list[str], Repeats | None]:
     """Make the first view of the first pass and hand it to ``first_view``; the names of its glb's
     parts and their repeats (see ``load``)."""
-    first = build_building(model, step.meshes, str(src), digest, [], pending=set(step.pending), placements=placements)
+    first = build_building(model, step.meshes, str(src), digest, [], pending=set(step.pending), placements=placements,
+                           records=records)
     folder.mkdir(parents=True, exist_ok=True)
     first_parts = _glb_parts(first, step.meshes)
     stats = write_glb(first_parts, step.meshes.materials, folder / "first.glb", copies=step.meshes.copy_of)
@@ -158,13 +160,19 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     warnings: list[str] = []
     first_glb: tuple[list[str], Repeats | None] = ([], None)
     placements = Placements()  # worked out once, for the shape sharing and the ingest
-    for step in tessellate_passes(model, threads, progress, placements=placements):
+    read: list[Records] = []  # what the ingest needs no mesh for, read while a forked child tessellates
+
+    def meanwhile(opened: ifcopenshell.file = model) -> None:
+        read.append(element_records(opened, placements))
+
+    for step in tessellate_passes(model, threads, progress, placements=placements, meanwhile=meanwhile):
         parts.append(step.meshes)
         warnings = step.warnings
         if step.pending and first_view is not None and len(parts) == 1 \
                 and worth_a_first_view(len(step.meshes.ids), len(step.pending)):
             timings["tessellate_fast"] = time.perf_counter() - t
-            first_glb = _first_view(model, step, src, digest, folder, first_view, timings, t0, placements)
+            first_glb = _first_view(model, step, src, digest, folder, first_view, timings, t0, placements,
+                                    read[0] if read else None)
     del step  # the passes' meshes are let go once joined (unless the first view's caller keeps them)
     _give_back_memory(sum(_mesh_bytes(p) for p in parts))
     if repaired.cleared:
@@ -176,7 +184,9 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     timings["tessellate"] = time.perf_counter() - t
     t = time.perf_counter()
     progress("ingest", 0, 1)
-    building = build_building(model, meshes, str(src), digest, warnings, placements=placements)
+    building = build_building(model, meshes, str(src), digest, warnings, placements=placements,
+                              records=read[0] if read else None)
+    read.clear()  # its records hold the file's entities too
     del model  # the file's entities are not needed to write (a large file's take tens of megabytes)
     _give_back_memory(_mesh_bytes(meshes))
     progress("ingest", 1, 1)

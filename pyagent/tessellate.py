@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
@@ -13,6 +13,7 @@ import ifcopenshell.geom
 import numpy as np
 
 from pyagent.csg import DEFAULT_RGBA, CsgBodies, NotBuilt, style_rgba
+from pyagent.forked import Forked, ForkFailed, Send, can_fork
 from pyagent.placements import Placements
 from pyagent.progress import Progress, no_progress
 from pyagent.shapekeys import Copies, group_by_shape
@@ -324,13 +325,13 @@ def _drain(iterator: ifcopenshell.geom.iterator | None, collector: _Collector, c
 
 
 def _booleans(model: ifcopenshell.file, copies: Copies, collector: _Collector, progress: Progress,
-              total: int) -> None:
-    """Bodies that are boolean trees, for the shapes the fast kernel left out (``pyagent.csg``), with
-    their copies; what that cannot make stays for the hybrid kernel."""
+              total: int, among: Sequence[ifcopenshell.entity_instance]) -> None:
+    """Bodies that are boolean trees, for the shapes of ``among`` that the fast kernel left out
+    (``pyagent.csg``), with their copies; what that cannot make stays for the hybrid kernel."""
     have = set(collector.ids)
     bodies = CsgBodies(model)
     done = len(have)
-    for product in copies.first:
+    for product in among:
         if product.GlobalId in have:
             continue
         try:
@@ -348,6 +349,120 @@ def _booleans(model: ifcopenshell.file, copies: Copies, collector: _Collector, p
             progress("tessellate", min(done, total), total)
 
 
+def _fast_part(model: ifcopenshell.file, items: Sequence[ifcopenshell.entity_instance], copies: Copies,
+               collector: _Collector, booleans: bool, threads: int, progress: Progress, total: int) -> None:
+    """The fast kernel over ``items`` (shapes and openings standing in), then the boolean bodies among them."""
+    _drain(_start(model, list(items), FAST_LIBRARY, threads), collector, copies, progress, len(collector.ids), total)
+    if booleans:
+        wanted = {item.id() for item in items}
+        _booleans(model, copies, collector, progress, total, [p for p in copies.first if p.id() in wanted])
+
+
+#: The first pass is split with a forked child (``pyagent.forked``) from this many shapes on: below it,
+#: forking costs more than half the pass (a few milliseconds).
+SPLIT_FROM = 48
+#: The child's meshes come back in pieces of about this many bytes (the parent holds one piece's pickle
+#: at a time on top of the meshes).
+_PIECE_BYTES = 2 << 20
+
+
+class _SendingCollector(_Collector):
+    """A forked child's collector: its meshes go to the parent in pieces of about ``_PIECE_BYTES`` as they
+    are made (the child keeps only their GlobalIds, which the boolean bodies' pass asks after)."""
+
+    def __init__(self, send: Send) -> None:
+        super().__init__()
+        self._send = send
+        self._sent = 0
+        self._bytes = 0
+
+    def send_piece(self) -> None:
+        """Send what was made since the last piece and let go of it."""
+        n = len(self.ids)
+        self._send(list(zip(self.ids[self._sent:n], self.verts[self._sent:n], self.faces[self._sent:n],
+                            self.mats[self._sent:n], strict=True)))
+        empty_v, empty_f, empty_m = np.zeros((0, 3)), np.zeros((0, 3), np.int32), np.zeros(0, np.int32)
+        for i in range(self._sent, n):
+            self.verts[i], self.faces[i], self.mats[i] = empty_v, empty_f, empty_m
+        self._sent, self._bytes = n, 0
+
+    def add(self, shape: object, copies: Sequence[tuple[str, np.ndarray]] = ()) -> None:
+        before = len(self.ids)
+        super().add(shape, copies)
+        if len(self.ids) > before:
+            self._count_from(before)
+
+    def add_mesh(self, gid: str, verts: np.ndarray, faces: np.ndarray,
+                 rgba: tuple[float, float, float, float] | None) -> None:
+        before = len(self.ids)
+        super().add_mesh(gid, verts, faces, rgba)
+        self._count_from(before)
+
+    def _count_from(self, before: int) -> None:
+        for v, f, m in zip(self.verts[before:], self.faces[before:], self.mats[before:], strict=True):
+            self._bytes += v.nbytes + f.nbytes + m.nbytes
+        if self._bytes >= _PIECE_BYTES:
+            self.send_piece()
+
+
+def _first_pass(model: ifcopenshell.file, items: list[ifcopenshell.entity_instance], copies: Copies,
+                collector: _Collector, booleans: bool, threads: int, progress: Progress, total: int,
+                bodiless: list[tuple[ifcopenshell.entity_instance, ifcopenshell.entity_instance]],
+                meanwhile: Callable[[], None] | None = None) -> None:
+    """The fast pass over ``items``: on a machine with two cores or more, part of them made by a forked
+    child while this process does ``meanwhile`` and makes the rest, the child's meshes added after this
+    one's. The child takes every other item (walls with openings and furniture are shared alike), or two
+    of every three when there is ``meanwhile`` work too. Without a child, or when it fails, all of them
+    here (and ``meanwhile`` is not called)."""
+    if len(items) < SPLIT_FROM or not can_fork():
+        _fast_part(model, items, copies, collector, booleans, threads, progress, total)
+        return
+    if meanwhile is None:
+        theirs, mine = items[0::2], items[1::2]
+    else:
+        theirs, mine = [it for i, it in enumerate(items) if i % 3 != 2], items[2::3]
+
+    def work(send: Send) -> None:
+        own = _SendingCollector(send)
+        own.stand_in_for(bodiless)  # the same openings stand in for the same fillers
+        _fast_part(model, theirs, copies, own, booleans, threads, no_progress, total)
+        own.send_piece()
+        colours = sorted(own.material_index, key=own.material_index.__getitem__)
+        send((colours, own.copy_of, own.stood_in))
+
+    try:
+        child = Forked(work)
+    except ForkFailed:
+        _fast_part(model, items, copies, collector, booleans, threads, progress, total)
+        return
+    try:
+        if meanwhile is not None:
+            meanwhile()
+        _fast_part(model, mine, copies, collector, booleans, threads, progress, total)
+    except BaseException:
+        child.abandon()
+        raise
+    try:
+        got = list(child.results())
+    except ForkFailed:
+        got = []
+    if not got or not isinstance(got[-1], tuple):
+        _fast_part(model, theirs, copies, collector, booleans, threads, progress, total)
+        return
+    *pieces, (colours, copy_of, stood_in) = got
+    lookup = np.array([collector.material_index.setdefault(tuple(c), len(collector.material_index))
+                       for c in colours], np.int32)
+    for piece in pieces:
+        for gid, v, f, m in piece:  # a filler stands in under one opening only: none comes twice
+            collector.ids.append(gid)
+            collector.verts.append(v)
+            collector.faces.append(f)
+            collector.mats.append(lookup[m] if len(lookup) else m)
+    collector.copy_of.update(copy_of)
+    collector.stood_in |= stood_in
+    progress("tessellate", min(len(collector.ids), total), total)
+
+
 #: Set to 0 to leave boolean bodies and bodies with openings to the second pass (the hybrid kernel), as
 #: before ``pyagent.csg``: every shipped file then streams (duplex's 33 such bodies come second), which the
 #: tests of the progressive load use.
@@ -361,7 +476,8 @@ def booleans_in_first_pass() -> bool:
 
 def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
                       progress: Progress = no_progress, share: bool = True,
-                      booleans: bool | None = None, placements: Placements | None = None) -> Iterator[Pass]:
+                      booleans: bool | None = None, placements: Placements | None = None,
+                      meanwhile: Callable[[], None] | None = None) -> Iterator[Pass]:
     """Tessellate every product with a body in two passes: first the fast kernel (``FAST_LIBRARY``)
     over all of them, then the hybrid kernel (``GEOMETRY_LIBRARY``) over only those the first could
     not do. Yields each pass as it ends; the second shares the first's origin and material table, and
@@ -375,7 +491,9 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     With ``share``, products that draw the same shape (``pyagent.shapekeys``) are tessellated once and
     the others placed from that mesh, right after it (one that its placement would put out of range is
     left to the second pass on its own). ``booleans`` None: ``booleans_in_first_pass()``. ``placements``:
-    a memo of world placements for this model that the sharing fills in (for the ingest to go on with)."""
+    a memo of world placements for this model that the sharing fills in (for the ingest to go on with).
+    ``meanwhile``: the caller's own work, done during the first pass while a forked child makes part of it
+    (``pyagent.forked``); not called when the pass is made in this process alone."""
     if booleans is None:
         booleans = booleans_in_first_pass()
     products = _products(model)
@@ -390,9 +508,8 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     total = len(products) + len(openings)
     progress("tessellate", 0, total)
     copies = group_by_shape(model, products, placements) if share else Copies(first=products)
-    _drain(_start(model, copies.first + openings, FAST_LIBRARY, threads), collector, copies, progress, 0, total)
-    if booleans:
-        _booleans(model, copies, collector, progress, total)
+    _first_pass(model, copies.first + openings, copies, collector, booleans, threads, progress, total, bodiless,
+                meanwhile)
     first = collector.take(None)
     got = set(first.ids)
     pending = [p for p in products if p.GlobalId not in got]

@@ -1,0 +1,105 @@
+"""The first pass split with a forked child (pyagent/forked.py, pyagent/tessellate.py): the building is the
+same as when one process makes it, element for element; a child that fails or dies costs nothing but time."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from core_ifc_facts import DUPLEX, MINI
+
+from pyagent import forked, tessellate
+from pyagent.forked import PROCESSES_ENV, Forked, ForkFailed
+from pyagent.loader import LoadedBuilding, load
+
+pytestmark = pytest.mark.skipif(not forked.can_fork(), reason="needs fork and two cores")
+
+
+def _load(path: Path, tmp_path: Path, name: str) -> LoadedBuilding:
+    return load(path, cache=tmp_path / name, use_cache=False)
+
+
+def _facts(lb: LoadedBuilding) -> dict[str, Any]:
+    """Per element what a user meets: class, names, storey, room, box, colour, quantities, properties."""
+    out = {}
+    for gid, el in lb.building.elements.items():
+        out[gid] = (el.ifc_class, el.name, el.storey, el.room, el.has_geometry, el.color,
+                    tuple(np.round(el.bbox_min, 5)), tuple(np.round(el.bbox_max, 5)),
+                    sorted(el.quantities.items()), sorted(el.dims.items()), el.materials, el.sides, el.host,
+                    sorted((k, str(v)) for k, v in el.properties.items()))
+    return out
+
+
+@pytest.mark.parametrize("path", [DUPLEX, MINI], ids=["duplex", "miniproject"])
+def test_the_split_pass_makes_the_same_building(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PROCESSES_ENV, "1")
+    alone = _load(path, tmp_path, "alone")
+    monkeypatch.delenv(PROCESSES_ENV)
+    calls: list[int] = []
+    real = tessellate._fast_part
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        calls.append(os.getpid())
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(tessellate, "_fast_part", counted)
+    split = _load(path, tmp_path, "split")
+    assert calls == [os.getpid()]  # this process made a part; the child's call happened in the child
+    assert _facts(split) == _facts(alone)
+    a, b = alone.meshes, split.meshes
+    ia, ib = a.index(), b.index()
+    assert set(ia) == set(ib) and len(a.ids) == len(b.ids)
+    for gid in ia:  # the same triangles in the same colours, element by element
+        va, fa, ma = a.element(ia[gid])
+        vb, fb, mb = b.element(ib[gid])
+        assert np.array_equal(va[fa], vb[fb]), gid
+        assert np.array_equal(a.materials[ma], b.materials[mb]), gid
+
+
+def test_a_child_that_fails_leaves_its_part_to_the_parent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PROCESSES_ENV, "1")
+    alone = _load(DUPLEX, tmp_path, "alone")
+    monkeypatch.delenv(PROCESSES_ENV)
+    parent = os.getpid()
+    real = tessellate._fast_part
+
+    def dies_in_the_child(*args: Any, **kwargs: Any) -> None:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)  # as a crash of the geometry kernel would
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(tessellate, "_fast_part", dies_in_the_child)
+    survived = _load(DUPLEX, tmp_path, "survived")
+    assert _facts(survived) == _facts(alone)
+
+
+def test_forked_results_come_in_order_and_failures_are_told() -> None:
+    def work(send: forked.Send) -> None:
+        for i in range(3):
+            send({"piece": i, "data": np.arange(i + 1)})
+
+    got = list(Forked(work).results())
+    assert [g["piece"] for g in got] == [0, 1, 2] and got[2]["data"].tolist() == [0, 1, 2]
+
+    def raises(send: forked.Send) -> None:
+        send("half")
+        raise ValueError("broken")
+
+    with pytest.raises(ForkFailed):
+        list(Forked(raises).results())
+
+    def exits(send: forked.Send) -> None:
+        os._exit(3)
+
+    with pytest.raises(ForkFailed):
+        list(Forked(exits).results())
+    assert forked.peak_together_bytes > 0  # this process and a child, measured together
+
+
+def test_one_process_when_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PROCESSES_ENV, "1")
+    assert not forked.can_fork()
