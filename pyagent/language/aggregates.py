@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 DATA = Path(__file__).with_name("data") / "aggregates.yaml"
 #: Selector keys that name what the things are (without one, "the total area of the ground floor" means its rooms).
 NOUN_KEYS = ("class", "kind", "name", "ids", "ref", "step")
+#: Words for what was just talked about: never made plural as a noun would be ("their total weight").
+_PRONOUNS = frozenset({"it", "them", "they", "those", "these", "this", "that"})
 #: Quantities that add up over the rooms of a place named without a noun.
 ROOM_QUANTITIES = ("area", "volume", "size")
 
@@ -109,7 +111,8 @@ class Aggregates:
         # one noun said in the singular ("the total office area", "the average height of the door"): all
         # of them, even where a single room of several would be chosen for "the office"
         one = re.fullmatch(r"(?:the )?(?P<w>[a-z]+)", np_text)
-        if one is not None and singular_noun(one.group("w")) == one.group("w") != plural_noun(one.group("w")):
+        if one is not None and one.group("w") not in _PRONOUNS \
+                and singular_noun(one.group("w")) == one.group("w") != plural_noun(one.group("w")):
             np_text = plural_noun(one.group("w"))
         sel = self.parser.selector(np_text, ctx)
         if not sel:

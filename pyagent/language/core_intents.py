@@ -151,7 +151,7 @@ class CoreIntents:
         return self.parser.selector(text, ctx)
 
     def _step(self, intent: str, slots: dict[str, str], ctx: ParseContext) -> Step | None:
-        from pyagent.language.parser import _is_singular, _singular, isolated
+        from pyagent.language.parser import _is_singular, isolated
 
         if intent == "Undo" or intent == "Redo":
             count = int(float(slots["count"])) if slots.get("count") else 1
@@ -178,7 +178,7 @@ class CoreIntents:
                 return {"op": "select", "target": sel}
             return {"op": "show", "target": sel}
         if intent == "Teleport":
-            return {"op": "teleport", "target": _singular(sel, np_text, force=True)}
+            return {"op": "teleport", "target": self.parser.teleport_target(sel, np_text, ctx)}
         if intent == "Color":
             rgba = self.parser._rgba(slots["color"], sel, ctx)
             return {"op": "color", "target": sel, "rgba": rgba} if rgba is not None else None

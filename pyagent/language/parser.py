@@ -547,7 +547,18 @@ class Parser:
         sel = self.selector(np_text, ctx)
         if not sel:
             return None
-        return [{"op": "teleport", "target": _singular(sel, np_text, force=True)}]
+        return [{"op": "teleport", "target": self.teleport_target(sel, np_text, ctx)}]
+
+    def teleport_target(self, sel: Selector, np_text: str, ctx: ParseContext) -> Selector:
+        """Where "take me to <np_text>" goes: a storey said alone ("the basement", "level 2") is that storey
+        (the same place on it where a room is there), not the thing on it nearest to the user."""
+        if set(sel) == {"storey"}:
+            spec = str(sel["storey"])
+            sid = storey_for(self.building, ctx.scene.user_storey(), spec) or next(
+                (st.id for st in self.building.storeys if st.name == spec), None)
+            if sid is not None:
+                return {"class": ["IfcBuildingStorey"], "ids": [sid]}
+        return _singular(sel, np_text, force=True)
 
     def _route(self, c: str, ctx: ParseContext) -> list[Step] | None:
         # "on foot" / "walking" said anywhere in a how-far question makes it a route ("how far is it on foot

@@ -350,6 +350,12 @@ def test_a_german_utility_room_abbreviation(sessions: ev.Sessions) -> None:
     ("MiniProject.ifc", "how many concrete columns are there in this house?", ["count"]),
     ("real/ifcopenshell_IfcOpenHouse_IFC4.ifc", "make the south roof slope half transparent", ["transparency"]),
     ("real/sketchup_PCERT_Building-Architecture_IFC4.ifc", "what's the kitchen unit made of?", ["get"]),
+    ("buildings/archicad19_office-cv2.ifc", "Would you mind making the outside walls on this floor about half "
+     "see-through? I want to check the columns against the facade.", ["transparency"]),
+    ("buildings/revit2024por_building-teste-gis.ifc", "what do the two balconies add up to in floor area?",
+     ["aggregate"]),
+    ("AC20-FZK-Haus.ifc", "I'm trying to get a feel for the daylight, how many windows are there upstairs?",
+     ["count"]),
 ])
 def test_shapes_of_a_review_of_known_buildings(sessions: ev.Sessions, ifc: str, text: str, ops: list[str]) -> None:
     s = session(sessions, ifc, {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
@@ -473,3 +479,29 @@ def test_the_nearest_of_a_kind_to_another_thing(sessions: ev.Sessions) -> None:
     for text in ("how far is the door from the nearest column?", "how far is the nearest column from the door?"):
         got = s.say(text)
         assert got.ok and abs(got.value - min(gaps)) < 0.01, (text, got.answer, min(gaps))
+
+
+def test_what_they_weigh_all_together_after_counting_them(sessions: ev.Sessions) -> None:
+    import ifcopenshell.util.element as uel
+
+    model = ifcopenshell.open(str(ev.ifc_path("real/tekla_TOYO_INK_Legkezelo.ifc")))
+    weights = [next(v["Weight"] for v in uel.get_psets(c).values() if "Weight" in v)
+               for c in model.by_type("IfcColumn")]
+    s = session(sessions, "real/tekla_TOYO_INK_Legkezelo.ifc", {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    assert s.say("how many columns are there?").value == len(weights)
+    got = s.say("and what do they weigh all together?")
+    assert got.ok and abs(got.value - sum(weights)) < 0.01, got.answer
+
+
+def test_going_to_a_storey_said_alone_keeps_the_place(sessions: ev.Sessions) -> None:
+    """"Can we pop down to the basement", "take me to the basement": the same place a storey down (the room
+    under the user), not the thing on that storey nearest to the user."""
+    model = ifcopenshell.open(str(BUILDINGS / "revit2024por_building-teste-gis.ifc"))
+    lowest = min(model.by_type("IfcBuildingStorey"), key=lambda st: st.Elevation)
+    pose = {"position": [-13.5, -23.5, 1.6], "yaw": 90.0, "pitch": 0.0}
+    for text in ("can we pop down to the basement?", "take me to the basement"):
+        s = session(sessions, "buildings/revit2024por_building-teste-gis.ifc", pose)
+        got = s.say(text)
+        assert got.ok, (text, got.answer)
+        assert np.allclose(s.pose.position[:2], [-13.5, -23.5]), text
+        assert lowest.Name in s.say("where am I?").answer, text
