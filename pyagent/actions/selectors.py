@@ -14,7 +14,7 @@ from pyagent.actions.state import SceneState
 from pyagent.model import OUTSIDE, Building, Element, Pose, Storey
 from pyagent.review.sections import cut_away
 from pyagent.scenegraph import SceneGraph
-from pyagent.spatial import NEAR_M, NEXT_TO_M, SpatialIndex
+from pyagent.spatial import EYE_HEIGHT, NEAR_M, NEXT_TO_M, SpatialIndex
 from pyagent.vocabulary import BROADER_KINDS, KIND_CLASSES, KIND_WORDS, class_matches, class_noun, plural, singular_noun
 
 DIRECTIONAL = ("in_front", "behind", "left", "right")
@@ -51,9 +51,17 @@ class Context:
         return self.spatial.storey_of_point(float(self.pose.position[2]))
 
     def user_room(self) -> str | None:
+        """The room the user stands in: the one at their feet (a gallery or a second level within one storey),
+        else the one of their storey under them."""
         p = self.pose.position.copy()
+        p[2] -= EYE_HEIGHT - 0.5
+        room = self.graph.room_at(p)
+        if room is not None:
+            return room
         storey = self.user_storey()
-        p[2] = (storey.elevation if storey else p[2] - 1.6) + 0.5
+        if storey is None:
+            return None
+        p[2] = storey.elevation + 0.5
         return self.graph.room_at(p)
 
 

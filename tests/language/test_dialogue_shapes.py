@@ -505,3 +505,21 @@ def test_going_to_a_storey_said_alone_keeps_the_place(sessions: ev.Sessions) -> 
         assert got.ok, (text, got.answer)
         assert np.allclose(s.pose.position[:2], [-13.5, -23.5]), text
         assert lowest.Name in s.say("where am I?").answer, text
+
+
+def test_the_room_at_ones_feet_on_a_second_level_of_one_storey(sessions: ev.Sessions) -> None:
+    """A file with both levels in one storey: standing upstairs is being in the room upstairs, not in the one
+    under it at the storey's level."""
+    import ifcopenshell.geom
+
+    model = ifcopenshell.open(str(BUILDINGS / "ifcengine_example.ifc"))
+    settings = ifcopenshell.geom.settings()
+    settings.set("use-world-coords", True)
+    feet = np.array([2.0, 4.0, 3.6])
+    upstairs = []
+    for space in model.by_type("IfcSpace"):
+        v = np.asarray(ifcopenshell.geom.create_shape(settings, space).geometry.verts).reshape(-1, 3)
+        if np.all(v.min(axis=0) <= feet) and np.all(feet <= v.max(axis=0)):
+            upstairs.append(space.Name)
+    s = session(sessions, "buildings/ifcengine_example.ifc", {"position": [2.0, 4.0, 5.2], "yaw": 0.0, "pitch": 0.0})
+    assert len(upstairs) == 1 and s.say("which room am I in?").value == upstairs[0]
