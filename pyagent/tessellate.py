@@ -389,8 +389,7 @@ class _SendingCollector(_Collector):
     def add(self, shape: object, copies: Sequence[tuple[str, np.ndarray]] = ()) -> None:
         before = len(self.ids)
         super().add(shape, copies)
-        if len(self.ids) > before:
-            self._count_from(before)
+        self._count_from(before)
 
     def add_mesh(self, gid: str, verts: np.ndarray, faces: np.ndarray,
                  rgba: tuple[float, float, float, float] | None) -> None:
@@ -412,8 +411,8 @@ def _first_pass(model: ifcopenshell.file, items: list[ifcopenshell.entity_instan
     """The fast pass over ``items``: on a machine with two cores or more, part of them made by a forked
     child while this process does ``meanwhile`` and makes the rest, the child's meshes added after this
     one's. The child takes every other item (walls with openings and furniture are shared alike), or two
-    of every three when there is ``meanwhile`` work too. Without a child, or when it fails, all of them
-    here (and ``meanwhile`` is not called)."""
+    of every three when there is ``meanwhile`` work too. Without a child (a small pass, one core, no fork)
+    all of them here and ``meanwhile`` is not called; a child that fails leaves its part to this process."""
     if len(items) < SPLIT_FROM or not can_fork():
         _fast_part(model, items, copies, collector, booleans, threads, progress, total)
         return
