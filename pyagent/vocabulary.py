@@ -46,7 +46,7 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "dishwasher": ("dishwasher",),
     "skylight": ("skylight", "roof window", "rooflight", "roof light", "dachfenster", "lichtkoepel", "daklicht",
                  "dakraam"),
-    "counter": ("counter", "countertop", "worktop"),
+    "counter": ("counter", "countertop", "worktop", "küchenzeile", "kitchenette", "kitchen unit", "theke"),
     "lamp": ("lamp", "light", "light fitting", "light fixture", "luminaire", "ceiling light", "leuchte"),
     "plant": ("plant", "pflanze"), "tv": ("tv", "television"),
     "nightstand": ("nightstand", "night stand", "bedside"), "dresser": ("dresser", "chest of drawers"),

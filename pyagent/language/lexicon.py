@@ -275,6 +275,8 @@ class Lexicon:
         for core, ids in cores.items():
             if len(set(ids)) == 1:
                 lex.storeys.setdefault(core, ids[0])
+                if not core.endswith(" floor"):  # "on the Eerste verdieping level" (a storey noun reads "floor")
+                    lex.storeys.setdefault(f"{core} floor", ids[0])
         # a storey named with a room word of its language and no room called so ("Keller": the cellar)
         room_said = {r.phrase for r in lex.rooms}
         for st in b.storeys:

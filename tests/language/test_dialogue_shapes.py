@@ -356,6 +356,10 @@ def test_a_german_utility_room_abbreviation(sessions: ev.Sessions) -> None:
      ["aggregate"]),
     ("AC20-FZK-Haus.ifc", "I'm trying to get a feel for the daylight, how many windows are there upstairs?",
      ["count"]),
+    ("buildings/revit2020nld_gymzaal-hambakendreef.ifc", "how many showers does this gym have?", ["count"]),
+    ("buildings/revit2017fra_rue-marc-antoine-petit.ifc", "paint the roller shutter door orange", ["color"]),
+    ("buildings/revit2017fra_rue-marc-antoine-petit.ifc", "hide these potted plants for a moment", ["hide"]),
+    ("real/allplan_Smiley-West_IFC2X.ifc", "let's try a sofa in the living room", ["add_prop"]),
 ])
 def test_shapes_of_a_review_of_known_buildings(sessions: ev.Sessions, ifc: str, text: str, ops: list[str]) -> None:
     s = session(sessions, ifc, {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
@@ -523,3 +527,27 @@ def test_the_room_at_ones_feet_on_a_second_level_of_one_storey(sessions: ev.Sess
             upstairs.append(space.Name)
     s = session(sessions, "buildings/ifcengine_example.ifc", {"position": [2.0, 4.0, 5.2], "yaw": 0.0, "pitch": 0.0})
     assert len(upstairs) == 1 and s.say("which room am I in?").value == upstairs[0]
+
+
+def test_a_storey_by_its_name_without_its_number_and_with_a_storey_noun(sessions: ev.Sessions) -> None:
+    import ifcopenshell.util.element as uel
+
+    model = ifcopenshell.open(str(BUILDINGS / "revit2020nld_gymzaal-hambakendreef.ifc"))
+    storey = next(st for st in model.by_type("IfcBuildingStorey") if st.Name.endswith("Eerste verdieping"))
+    windows = [w for w in model.by_type("IfcWindow") if uel.get_container(w) == storey]
+    s = session(sessions, "buildings/revit2020nld_gymzaal-hambakendreef.ifc",
+                {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    got = s.say("how many windows are on the Eerste verdieping level?")
+    assert got.ok and got.value == len(windows) > 0, got.answer
+
+
+def test_not_the_one_i_said_but_the_one_i_meant(sessions: ev.Sessions) -> None:
+    s = session(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc",
+                {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
+    chairs = s.say("hide the chairs")
+    assert chairs.ok, chairs.answer
+    first = set(s.state()["hidden"])
+    got = s.say("oops, not the chairs, I meant the cupboard")
+    assert got.ok and [step["op"] for step in got.program["steps"]] == ["show", "hide"], got.answer
+    now = set(s.state()["hidden"])
+    assert now and not (first & now)
