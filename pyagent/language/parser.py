@@ -1701,6 +1701,7 @@ def isolated(sel: Selector) -> Selector:
     return sel
 
 
+@lru_cache(maxsize=1)
 def _colour_pattern() -> str:
     mods = "|".join(sorted(COLOUR_MODIFIERS, key=len, reverse=True))
     return rf"(?:(?:{mods}) )?(?:{'|'.join(sorted(COLOURS, key=len, reverse=True))})"
@@ -1708,8 +1709,8 @@ def _colour_pattern() -> str:
 
 def _value_corrected(t: str) -> str:
     """A value said again in place of the one before it ("paint the walls red, sorry, I mean black", "move
-    it 2 metres left, no, 3 metres"): the request with the later value where the earlier stands. The
-    later one must be a value alone, of the same kind as one the request has (a colour, a length)."""
+    it 2 metres left, sorry, I mean 3 metres"): the request with the later value where the earlier stands.
+    The later one must be a value alone, of the same kind as one the request has (a colour, a length)."""
     m = re.fullmatch(r"(?P<req>.+) , (?:i mean(?:t)? |make (?:it|that|them) |rather |actually )?(?P<val>[^,]+)", t)
     if m is None:
         return t
