@@ -360,6 +360,9 @@ def test_a_german_utility_room_abbreviation(sessions: ev.Sessions) -> None:
     ("buildings/revit2017fra_rue-marc-antoine-petit.ifc", "paint the roller shutter door orange", ["color"]),
     ("buildings/revit2017fra_rue-marc-antoine-petit.ifc", "hide these potted plants for a moment", ["hide"]),
     ("real/allplan_Smiley-West_IFC2X.ifc", "let's try a sofa in the living room", ["add_prop"]),
+    ("buildings/archicad20_rooftop-4zones.ifc", "how many of those big terrace doors are there?", ["count"]),
+    ("buildings/archicad20_rooftop-4zones.ifc", "colour the kitchen unit yellow", ["color"]),
+    ("buildings/revit2020chs_basic-demo.ifc", "what's the average room size here?", ["aggregate"]),
 ])
 def test_shapes_of_a_review_of_known_buildings(sessions: ev.Sessions, ifc: str, text: str, ops: list[str]) -> None:
     s = session(sessions, ifc, {"position": [2.0, 2.0, 1.6], "yaw": 0.0, "pitch": 0.0})
