@@ -82,7 +82,7 @@ class Forked:
                 send((_END, max(most, _private_bytes())))
                 self._file.flush()
                 code = 0
-            except BaseException:  # noqa: BLE001 - whatever it was, the parent makes this part itself
+            except BaseException:  # whatever it was, the parent makes this part itself
                 code = 1
             finally:
                 os._exit(code)

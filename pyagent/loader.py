@@ -162,7 +162,7 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     placements = Placements()  # worked out once, for the shape sharing and the ingest
     read: list[Records] = []  # what the ingest needs no mesh for, read while a forked child tessellates
 
-    def meanwhile(opened: ifcopenshell.file = model) -> None:
+    def meanwhile(opened: ifcopenshell.file = model) -> None:  # bound now: `model` is let go below
         read.append(element_records(opened, placements))
 
     for step in tessellate_passes(model, threads, progress, placements=placements, meanwhile=meanwhile):

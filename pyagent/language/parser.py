@@ -80,6 +80,8 @@ VERBS_AFTER_AND = (
     "then", "give", "set", "teleport", "walk", "reset", "get", "mark", "note", "change", "open", "drop",
     "rotate", "flip", "raise", "lower", "lift", "slide", "insert", "describe", "measure", "find", "display",
     "cut", "clip", "slice", "crop", "remember", "store", "bookmark", "switch", "shrink", "export")
+#: Verbs a request begins with besides ``VERBS_AFTER_AND`` (the British spelling, checking, fading).
+_MORE_VERBS = frozenset({"colour", "check", "fade"})
 MODIFIER_STOP = {
     "the", "a", "an", "my", "this", "that", "these", "those", "all", "every", "each", "any", "some", "other", "same",
     "nearest", "closest", "furthest", "farthest", "biggest", "largest", "smallest", "tallest", "highest", "lowest",
@@ -167,7 +169,19 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(in|of) this (one|building|model|project)\b", " ", t)  # "this house": one house of a terrace
     t = re.sub(r"(?:\s*,)+\s*", " , ", t)
     t = re.sub(r"\s+", " ", t).strip(" ,")
-    return phrasing.rewrite(t).strip(" ,")
+    return phrasing.rewrite(_gerund_request(t)).strip(" ,")
+
+
+def _gerund_request(t: str) -> str:
+    """A request said as a gerund, as "would you mind making the walls see-through" leaves it once its
+    politeness is gone: the verb's base form (lemminflect), when that is a verb requests begin with."""
+    m = re.match(r"(?:(?:would|do|could) you mind )?(?P<v>[a-z]+ing)\b", t)
+    if m is None:
+        return t
+    from lemminflect import getLemma
+
+    lemma = next((w for w in getLemma(m.group("v"), upos="VERB") if w in VERBS_AFTER_AND or w in _MORE_VERBS), None)
+    return lemma + t[m.end():] if lemma else t
 
 
 @lru_cache(maxsize=1)
