@@ -18,6 +18,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "beam": ("IfcBeam",), "girder": ("IfcBeam",), "joist": ("IfcBeam",),
     "railing": ("IfcRailing",), "handrail": ("IfcRailing",), "banister": ("IfcRailing",), "balustrade": ("IfcRailing",),
     "member": ("IfcMember",), "rafter": ("IfcMember",), "brace": ("IfcMember",), "strut": ("IfcMember",),
+    "mullion": ("IfcMember",), "transom": ("IfcMember",),
     "furniture": ("IfcFurnishingElement", "IfcFurniture"), "furnishing": ("IfcFurnishingElement", "IfcFurniture"),
     "covering": ("IfcCovering",), "footing": ("IfcFooting",), "foundation": ("IfcFooting",),
     "room": ("IfcSpace",), "space": ("IfcSpace",), "plate": ("IfcPlate",),
@@ -53,6 +54,7 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "washer": ("washer", "washing machine"), "dryer": ("dryer",),
     "switch": ("light switch", "switch", "schalter", "lichtschalter"), "bench": ("bench", "sitzbank", "bank"),
     "kitchenette": ("kitchenette", "küchenzeile", "kitchen unit", "pantry"),
+    "brise soleil": ("brise", "brise soleil", "brise-soleil", "sunshade", "sun shade", "louvre", "louver", "lamelle"),
 }
 
 # The classes things of a kind are written as (furniture, fittings, fixtures, stand-ins).

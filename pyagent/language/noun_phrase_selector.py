@@ -29,6 +29,10 @@ class NotCovered(Exception):
     """The phrase says something this reading does not decide: it names nothing here."""
 
 
+#: What things are "on" as parts of it or set in it ("the mullions on the curtain wall", "the windows on the
+#: south wall", "the skylights on the roof").
+_FACES = frozenset({"IfcWall", "IfcCurtainWall", "IfcRoof"})
+
 def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
     """The selector ``phrase`` means, or None when it names nothing here (as ``Parser.selector``)."""
     from pyagent.language.parser import _has_noun, one_or_many
@@ -297,11 +301,13 @@ def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] 
     if anchor is None:
         return None
     if r.rel == "part_of":  # "the panels in the curtain wall": parts of it or set in it
-        if r.words not in ("in", "inside", "of", "into"):
+        if r.words not in ("in", "inside", "of", "into", "on"):
             return None
         whole = selector_of(r.anchor, parser, ctx)  # "the roof" of two halves is all of it
         if whole is None:
             return None
+        if r.words == "on" and not set(whole.get("class") or ()) & _FACES:
+            return None  # "the mullions on the curtain wall" are its parts; "the lamp on the table" is not
         if not r.anchor.demonstratives and not r.anchor.numbers and r.anchor.ordinal is None:
             whole.pop("limit", None)
             whole.pop("order", None)

@@ -232,6 +232,9 @@ class Tagger:
             if token.type == "FROM_OF" and nxt is not None and nxt.type == "STOREY" and ("on",) in self.closed:
                 kind, value = self.closed[("on",)]
                 out[i] = NPToken(kind, token.text, value)
+        for i, token in enumerate(out):  # "the square pillars": a shape, not the unit of an area
+            if token.type == "AREA_UNIT" and not (i + 1 < len(out) and out[i + 1].type == "UNIT"):
+                out[i] = NPToken("WORD", token.text, token.text)
         for i, token in enumerate(out):  # "wider than 1 meter" where a storey is called "1": a number
             if token.type == "STOREY" and _NUMBER.fullmatch(token.text) and (
                     (i + 1 < len(out) and out[i + 1].type in ("UNIT", "AREA_UNIT"))

@@ -101,7 +101,8 @@ KNOWN_ADJECTIVES = {
     "whole", "entire", "full", "half", "empty", "primary", "first", "second", "third", "last", "final",
     "next", "previous", "same", "different", "white", "coloured", "colored", "painted", "transparent", "solid",
     "structural", "load", "bearing", "building", "house", "model", "room", "floor", "ground", "upstairs",
-    "downstairs", "there", "here", "your", "their", "some", "about", "around", "really", "very", "please"}
+    "downstairs", "there", "here", "your", "their", "some", "about", "around", "really", "very", "please",
+    "square", "round", "rectangular", "circular", "oval", "vertical", "horizontal", "diagonal", "upright"}
 # A storey by number: "level two", "the 2nd floor", "floor 3" ("one floor up" is a move, not a storey).
 _ORDINAL_STOREY = (re.compile(r"\bfloor [\w.]+\b(?! (up|down|above|below|higher|lower|further))"),
                    re.compile(r"\b[\w.]+ floor\b(?! (up|down|above|below|higher|lower|further))"))
@@ -163,6 +164,7 @@ def normalise(text: str) -> str:
     # "sorry" go as fillers)
     t = re.sub(r"\s*,\s*no\s*,?\s*(sorry\s*,?\s*)?(i mean\s*,?\s*|i meant\s*,?\s*)?(?=(the|all the|those|these) )",
                " , i meant ", t)
+    t = phrasing.polite(t)
     t = re.sub(FILLERS, " ", t)
     t = re.sub(r"\bhow (tall|high|wide|long|deep|thick|big|large|far( away)?|heavy|old) (it|they|this|that|these|those)"
                r" (is|are)\b", r"how \1 \4 \3", t)
@@ -234,13 +236,20 @@ class Parser:
         t = normalise(text)
         if not t:
             return ParseResult(None, 0.0, "nothing was said")
+        # "make the beams black, no wait, dark grey": the value said last (before a fragment reads the colour)
+        t = _value_corrected(t)
+        said = t
         t = self._topicalised(t)
+        if t == said:
+            fragment = self._fragment(t, ctx)
+            if isinstance(fragment, list):
+                return ParseResult({"steps": fragment}, 1.0, "", [t])
+            t = fragment or t
         # "paint the door on my right red, the closest one": the choice said after, put before the noun
         t = re.sub(r"^(?P<head>.*?\bthe )(?P<body>.+) , the (?P<which>\w+est|nearest|closest|furthest|farthest|"
                    r"first|last|second|third|big|small|large|left|right) one$", r"\g<head>\g<which> \g<body>", t)
         # "make the beams orange, no, sorry, the columns" (normalised to "..., i meant the columns"): the
         # request is read, then made on the things meant, as a correction of the last request is
-        t = _value_corrected(t)
         meant = re.fullmatch(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|those|these) [^,]+)", t)
         meant_sel = self.selector(meant.group("np"), ctx) if meant is not None else None
         if meant is not None and meant_sel:
@@ -255,6 +264,13 @@ class Parser:
                 return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
             if got is None and len(clauses) > 1 and (_is_filler_clause(clause) or phrasing.is_aside(clause)):
                 continue
+            if got is None and " , " in clause:  # "does it face east , i do like the morning sun": without the aside
+                kept = " , ".join(p for p in clause.split(" , ") if not (phrasing.is_aside(p) or _is_filler_clause(p)))
+                if kept and kept != clause:
+                    try:
+                        got = self._clause(kept, ctx, steps)
+                    except ClauseError as exc:
+                        return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
             if got is None:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
@@ -272,7 +288,7 @@ class Parser:
         """A noun phrase said first and taken up by a pronoun after a comma ("the window on my left, how
         high is it?", "the sliding doors behind me, paint them green", "the window on my right, which one
         is the nearest"): the phrase put where the pronoun stands; any other utterance as it is."""
-        m = _TOPIC.match(t)
+        m = _TOPIC.match(re.sub(r"^(and|so|then|now|right|okay) ", "", t))
         if m is None:
             return t
         rest = m.group("rest")
@@ -295,7 +311,46 @@ class Parser:
         if which is not None:  # "which one is the nearest": which is the nearest of them
             bare = re.sub(r"^(the|that|this|those|these|my) ", "", topic)
             return f"which is the {which.group('sup')} {bare}"
-        return _PRONOUN.sub(lambda p: topic, rest, count=1)
+        # the question with the phrase in it, read as any other ("how many windows has this room got")
+        return phrasing.rewrite(_PRONOUN.sub(lambda p: topic, rest, count=1))
+
+    def _fragment(self, t: str, ctx: ParseContext) -> str | list[Step] | None:
+        """A thing named first and a question or request about it cut short ("columns, how many in total?",
+        "back door, how far from here?", "closest column, steel or concrete?", "metal columns and beams,
+        black"; the forms are data: ``phrasing.fragments``): the whole question. "And upstairs, blue" after a
+        request about some things: those things there, in that colour (steps)."""
+        m = re.fullmatch(r"(?:(?:and|so|then|now|okay|right) )?(?P<np>[^,]+?) , (?P<rest>[^,]+)", t)
+        if m is None:
+            return None
+        np_text, rest = m.group("np"), m.group("rest")
+        if re.match(r"(what|which|who|where|how|why|when|is|are|do|does|can|could|would|will)\b", np_text) \
+                or np_text.split()[0] in VERBS_AFTER_AND or np_text.split()[0] in _MORE_VERBS:
+            return None  # a question or a request first, not a thing
+        the = np_text if re.match(r"(the|this|that|these|those|my|our|all|both|every|each|any|some|a|an|\d+)\b",
+                                  np_text) else "the " + np_text
+        bare = re.sub(r"^(the|this|that|these|those|my|our|all the|all|both|every|each|any|some|a|an) ", "", the)
+        if re.fullmatch(_colour_pattern(), rest):
+            phrase = self.noun_phrases.read(the)
+            if phrase is not None and phrase.head is not None and self.selector(the, ctx) is not None:
+                return f"paint {the} {rest}"
+            again = self._follow_up(f"and {np_text}", ctx) if ctx.dialogue.last_steps else None
+            targets = [s["target"] for s in again or [] if isinstance(s.get("target"), dict)]
+            if targets:  # "and upstairs, blue": the same things there
+                rgba = self._rgba(rest, targets[0], ctx)
+                return [{"op": "color", "target": tg, "rgba": rgba} for tg in targets] if rgba else None
+            return None
+        materials = re.fullmatch(r"(is it |are they )?(made of |in )?(?P<a>[a-z]+) or (?P<b>[a-z]+)", rest)
+        if materials and materials.group("a") in MATERIAL_WORDS and materials.group("b") in MATERIAL_WORDS:
+            rest = "made of"  # "closest column, steel or concrete?": what it is made of
+        for pattern, template in phrasing.fragments():
+            said = pattern.fullmatch(rest)
+            if said is None:
+                continue
+            if self.selector(the, ctx) is None:
+                return None
+            be = "is" if _is_singular(the, self._heads) else "are"
+            return template.format(np=the, bare=bare, be=be, **said.groupdict(default=""))
+        return None
 
     # ---- one clause ----------------------------------------------------------------------
     def _clause(self, c: str, ctx: ParseContext, so_far: list[Step]) -> tuple[list[Step], bool] | None:
@@ -334,10 +389,10 @@ class Parser:
             follow = self._follow_up(c, ctx)  # "what about the doors?": the last request on them (not a list)
             if follow is not None:
                 return follow, False
-        for handler in (self._history, self._save_note, self._where, self._turn, self._look_at, self._teleport,
-                        self._route, self._count, self._holds, self._exists, self._distance, self._what_noun, self._get,
-                        self._describe,
-                        self._list_query, self._which_hold, self._change):
+        for handler in (self._other_asked, self._history, self._save_note, self._where, self._turn, self._look_at,
+                        self._teleport, self._route, self._count, self._holds, self._exists, self._distance,
+                        self._what_noun, self._get, self._describe, self._list_query, self._which_hold,
+                        self._change):
             found = handler(c, ctx)
             if found is not None:
                 return found, True
@@ -651,6 +706,9 @@ class Parser:
         of me a glass door?", "is the nearest wall external?", "are the stairs made of concrete?", "is the
         window on my left wider than a metre?"): the things, then whether they hold it. "Any of" asks
         whether one does."""
+        # "does the window upstairs face east": is it facing east
+        c = re.sub(r"^(does|do) (?P<np>(the|this|that|these|those|my|it|they|any|some)\b.+) face (?P<d>\w+)$",
+                   r"is \g<np> facing \g<d>", c)
         m = re.match(r"^(is|are) (?P<rest>(the|this|that|these|those|my|it|they|any|some)\b.+)$", c)
         if m is None or m.group("rest").startswith(("there ", "any there", "some there")):
             return None
@@ -687,6 +745,10 @@ class Parser:
             return word is None or singular_noun(word.strip()) in self.lex.class_words \
                 or word.strip() in self.lex.kinds or singular_noun(word.strip()) in self.lex.kinds
 
+        compass = re.fullmatch(r"((on|at) the |facing (the )?)?(?P<d>north|south|east|west)(ern)?"
+                               r"( side| end| facade| face| wall| elevation)?", pred)
+        if compass is not None:  # "is the window on the east side", "does it face east"
+            return {"relations": [{"rel": compass.group("d")}]}
         side = re.fullmatch(r"(an? )?(?P<side>external|exterior|outside|outer|internal|interior|inside|inner)"
                             r"(?P<n> \w+)?|on the (?P<on>outside|inside)", pred)
         if side is not None and noun(side.group("n")):
@@ -1242,28 +1304,44 @@ class Parser:
         if not re.fullmatch(r"(no ,? )?(i meant |i mean |not that one ,? )?"
                             r"(and |what about |how about |and what about )?(the )?other (one|1)", c):
             return None
+        steps = []
+        for s in last:
+            sel = self._other_than_it(s["target"], ctx) if isinstance(s.get("target"), dict) else None
+            if sel is None:
+                return None
+            steps.append({**copy.deepcopy(s), "target": sel})
+        return steps
+
+    def _other_than_it(self, base: Selector, ctx: ParseContext) -> Selector | None:
+        """The other thing of the kind ``base`` (the last request's target) named besides what it was about (a
+        room of the same name), or None when nothing was meant or too much."""
         it = ctx.scene.it()
         things = [self.building.elements[g] for g in it if g in self.building.elements]
         if not things or len(it) > load_schema()["$defs"]["selector"]["properties"]["ids"]["maxItems"]:
             return None  # nothing was meant, or so many that "the other one" means nothing
-        steps = []
-        for s in last:
-            key = "target" if isinstance(s.get("target"), dict) else None
-            if key is None:
-                return None
-            s2 = copy.deepcopy(s)
-            base = s2[key]
-            sel: Selector = {k: base[k] for k in ("class", "kind") if k in base}
-            sel.setdefault("class", sorted({e.ifc_class for e in things}))
-            sel["except"] = {"ids": list(it)}
-            for label in ({e.long_name for e in things}, {e.name for e in things}):
-                if len(label) == 1 and next(iter(label)) and ctx.scene.peek({**sel, "name": next(iter(label))}):
-                    sel["name"] = next(iter(label))  # "the other С/У": the other room of that name
-                    break
-            sel["limit"] = 1
-            s2[key] = sel
-            steps.append(s2)
-        return steps
+        sel: Selector = {k: copy.deepcopy(base[k]) for k in ("class", "kind") if k in base}
+        sel.setdefault("class", sorted({e.ifc_class for e in things}))
+        sel["except"] = {"ids": list(it)}
+        for label in ({e.long_name for e in things}, {e.name for e in things}):
+            if len(label) == 1 and next(iter(label)) and ctx.scene.peek({**sel, "name": next(iter(label))}):
+                sel["name"] = next(iter(label))  # "the other С/У": the other room of that name
+                break
+        sel["limit"] = 1
+        return sel
+
+    def _other_asked(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        """A request about "the other one" after one about a thing ("front door, how wide?" ... "hide the other
+        one", "paint the other one red"): the request made on it, then on the other thing of that kind."""
+        m = re.fullmatch(r"(?P<v>[a-z]+) the other (one|1)(?P<rest>( .+)?)", c)
+        last = ctx.dialogue.last_steps
+        if m is None or not last or not (m.group("v") in VERBS_AFTER_AND or m.group("v") in _MORE_VERBS) \
+                or not isinstance(last[-1].get("target"), dict):
+            return None
+        other = self._other_than_it(last[-1]["target"], ctx)
+        got = self._clause(f"{m.group('v')} it{m.group('rest')}", ctx, []) if other is not None else None
+        if got is None or not all(s.get("target") == {"ref": "it"} for s in got[0]):
+            return None
+        return [{**s, "target": copy.deepcopy(other)} for s in got[0]]
 
     def _follow_up(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """"and upstairs?", "what about the kitchen", "the windows too", "again"."""
@@ -1453,10 +1531,11 @@ class Parser:
                        for text, cls in self.lex.all_names):
                     return frag
         # A word right before the noun that names nothing here ("the garage door"): keep it, so that the
-        # request is refused with a clear message instead of picking some other door.
+        # request is refused with a clear message instead of picking some other door. A word that can only
+        # describe ("the big chunky pillars": an adjective and no noun) picks nothing out.
         last = words[-1] if words else ""
         if last and len(last) >= 4 and last not in KNOWN_ADJECTIVES and not self._room(" " + last + " ") \
-                and last not in MATERIAL_WORDS and last not in STOREY_WORDS:
+                and last not in MATERIAL_WORDS and last not in STOREY_WORDS and not only_describes(last):
             return last
         return None
 
@@ -1695,6 +1774,16 @@ def _with_test(target: Selector, test: Selector) -> Selector:
     for key, value in test.items():
         out[key] = [*out.get(key, []), *value] if key == "where" else value
     return out
+
+
+@lru_cache(maxsize=4096)
+def only_describes(word: str) -> bool:
+    """Is ``word`` only ever an adjective in English (lemminflect's lexicon: "chunky", "massive", "shiny";
+    not "garage", "glass" or "square", which are nouns too)?"""
+    from lemminflect import getAllLemmas
+
+    readings = getAllLemmas(word)
+    return bool(readings) and set(readings) <= {"ADJ", "ADV"}
 
 
 def _is_filler_clause(c: str) -> bool:

@@ -29,6 +29,17 @@ def _rewrites() -> list[tuple[re.Pattern[str], str]]:
 
 
 @lru_cache(maxsize=1)
+def _politeness() -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(pattern), repl) for pattern, repl in _data().get("politeness", [])]
+
+
+@lru_cache(maxsize=1)
+def fragments() -> list[tuple[re.Pattern[str], str]]:
+    """What may follow a thing named first, cut short, and the whole question it stands for."""
+    return [(re.compile(pattern), template) for pattern, template in _data().get("fragments", [])]
+
+
+@lru_cache(maxsize=1)
 def _asides() -> list[re.Pattern[str]]:
     return [re.compile(p) for p in _data().get("asides", [])]
 
@@ -36,6 +47,13 @@ def _asides() -> list[re.Pattern[str]]:
 def rewrite(text: str) -> str:
     """``text`` (normalised) with the rewrites applied in order."""
     for pattern, repl in _rewrites():
+        text = pattern.sub(repl, text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def polite(text: str) -> str:
+    """``text`` (lower case, punctuation as said) without the politeness and hedges around what it asks."""
+    for pattern, repl in _politeness():
         text = pattern.sub(repl, text)
     return re.sub(r"\s+", " ", text).strip()
 
@@ -61,7 +79,9 @@ def storey_nouns() -> frozenset[str]:
 def main() -> int:
     _rewrites()
     _asides()
-    print(f"{len(_rewrites())} rewrites, {len(_asides())} asides, {len(see_through_degrees())} degrees, "
+    fragments()
+    print(f"{len(_politeness())} politeness patterns, {len(_rewrites())} rewrites, {len(fragments())} fragments, "
+          f"{len(_asides())} asides, {len(see_through_degrees())} degrees, "
           f"storey nouns: {', '.join(sorted(storey_nouns()))}")
     return 0
 

@@ -12,8 +12,15 @@ def test_from_the_kitchen_to_the_bathroom_goes_through_the_hall(fzk: Building) -
     assert "Flur" in r.answer and "on foot" in r.answer
 
 
-def test_no_route_from_outside(fzk: Building) -> None:
-    refused(fzk.session((-20.0, -20.0, 1.6)), "route", to={"room": "Bad"})
+def test_from_outside_the_distance_as_the_crow_flies(fzk: Building) -> None:
+    """Outside any room there is no walk to plan: the answer says so and gives the straight distance to the room
+    (the same as the distance op's), not its contents."""
+    s = fzk.session((-20.0, -20.0, 1.6))
+    r = step(s, "route", to={"room": "Bad"})
+    bad = step(s, "list", target={"class": ["IfcSpace"], "name": "Bad"}).value
+    assert r.ok and "not inside a room" in r.answer and "Bad" in r.answer, r.answer
+    assert r.value == step(s, "distance", to={"ids": bad}).value > 10.0
+    refused(s, "route", **{"from": {"class": ["IfcSite"]}, "to": {"room": "Bad"}})
 
 
 def test_walking_words_anywhere_in_a_how_far_question(fzk: Building) -> None:

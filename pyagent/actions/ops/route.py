@@ -67,8 +67,13 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         start = ctx.pose.position.copy()
         storey = ctx.user_storey()
         start[2] = storey.elevation if storey else start[2] - EYE_HEIGHT
-    if start_room is None:
-        raise StepError("you are not inside a room, so I cannot plan a walk from here")
+    if start_room is None and "from" in step:
+        raise StepError("that is not inside a room, so I cannot plan a walk from it")
+    if start_room is None:  # outside, or a building without rooms: no walk to plan, so as the crow flies
+        from pyagent.actions.ops import distance
+
+        value, text, shown = distance.run(ex, ctx, {"op": "distance", "to": {"ids": targets}})
+        return value, say("route_no_room", text=text), shown
     # a room is walked to its free floor point, and so is the room of a thing in another room; a thing in
     # the room the walk starts in (the door in front) is walked to
     goals: dict[str, tuple[str, np.ndarray]] = {}

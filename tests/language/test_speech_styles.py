@@ -1,0 +1,104 @@
+"""The same requests said in other styles of speech (pyagent/language/data/phrasing.yaml: politeness, questions
+asked inside others, fragments; pyagent/language/parser.py): a polite, long-winded client ("could you possibly
+...", "I was wondering how thick the walls are", "..., by any chance?") and a hurried architect ("columns, how many
+in total?", "back door, how far from here?", "and upstairs, blue") get the program the plain request gets. Through
+the whole front end on public buildings; each styled request is compared with its plain form in the same session
+state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pyagent.language import evaluate as ev
+from pyagent.model import Pose
+
+FZK = "AC20-FZK-Haus.ifc"
+DUPLEX = "duplex.ifc"
+NIEDRIHA = "buildings/archicad9_niedriha.ifc"
+IN_FZK_KITCHEN = {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0}
+IN_DUPLEX = {"position": [4.0, 4.0, 1.6], "yaw": 90.0, "pitch": 0.0}
+
+
+@pytest.fixture(scope="module")
+def sessions() -> ev.Sessions:
+    return ev.Sessions(use_llm=False)
+
+
+def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, before: tuple[str, ...] = ()) -> Any:
+    s = sessions.fresh(ifc)
+    s.set_pose(Pose.from_json(pose))
+    for earlier in before:
+        assert s.say(earlier).ok, earlier
+    return s.say(text)
+
+
+@pytest.mark.parametrize(("ifc", "styled", "plain"), [
+    # politeness and hedges around the request
+    (FZK, "Could you possibly hide the windows for me, if it's not too much trouble?", "hide the windows"),
+    (FZK, "Sorry to ask, but how many doors are there on the ground floor, by any chance?",
+     "how many doors are on the ground floor"),
+    (FZK, "Just out of interest, what would you say the walls are made of?", "what are the walls made of"),
+    (FZK, "Would it be possible to make the roof see-through, just to see?", "make the roof see-through"),
+    (FZK, "Lovely, thank you. Could you paint the doors a nice bright red?", "paint the doors bright red"),
+    (DUPLEX, "Out of all the rooms, which would you say is the biggest one?", "which room is the biggest"),
+    # a question asked inside another
+    (FZK, "I was wondering how thick the walls are on the ground floor", "how thick are the walls on the ground floor"),
+    (DUPLEX, "Do you know how many windows there are upstairs?", "how many windows are there upstairs"),
+    (NIEDRIHA, "I wonder whether there is a toilet on the ground floor", "is there a toilet on the ground floor"),
+    # something the speaker says of themselves, beside the request
+    (FZK, "I keep getting lost in here: could you make the doors stand out in yellow?", "paint the doors yellow"),
+    # descriptive words that pick nothing out
+    (DUPLEX, "how tall are those big chunky square columns?", "how tall are the columns"),
+    (FZK, "how many windows has the little house got, all in all?", "how many windows does the house have"),
+    # a thing named first, its question cut short
+    (DUPLEX, "okay so, doors. how many in total?", "how many doors are there"),
+    (DUPLEX, "windows on this floor, how wide?", "how wide are the windows on this floor"),
+    (FZK, "the walls upstairs, what material?", "what are the walls upstairs made of"),
+    (FZK, "nearest door, timber or steel?", "what is the nearest door made of"),
+    (FZK, "doors plus windows, how many altogether", "how many doors and windows are there"),
+    (FZK, "the walls on this floor, total volume?", "what is the total volume of the walls on this floor"),
+    (DUPLEX, "columns and beams, black, no wait, dark grey", "paint the columns and beams dark grey"),
+    (DUPLEX, "floor to ceiling here?", "how high is the ceiling here"),
+])
+def test_a_styled_request_means_what_the_plain_one_does(sessions: ev.Sessions, ifc: str, styled: str,
+                                                        plain: str) -> None:
+    pose = IN_DUPLEX if ifc == DUPLEX else IN_FZK_KITCHEN
+    want = said(sessions, ifc, pose, plain)
+    assert want.program is not None, (plain, want.answer)
+    got = said(sessions, ifc, pose, styled)
+    assert got.program == want.program, (styled, got.answer)
+    assert got.value == want.value
+
+
+def test_and_a_place_then_a_colour_colours_the_same_things_there(sessions: ev.Sessions) -> None:
+    """"Columns on this floor, how tall?" ... "and upstairs, blue": the columns upstairs turn blue."""
+    got = said(sessions, DUPLEX, IN_DUPLEX, "and upstairs, blue", before=("doors on this floor, how wide?",))
+    want = said(sessions, DUPLEX, IN_DUPLEX, "paint the doors upstairs blue")
+    assert got.ok and want.ok, (got.answer, want.answer)
+    assert [st["op"] for st in got.program["steps"]] == ["color"]
+    assert got.program["steps"][0]["target"]["storey"] == want.program["steps"][0]["target"]["storey"]
+    assert got.program["steps"][0]["rgba"] == want.program["steps"][0]["rgba"]
+
+
+def test_a_request_about_the_other_one_after_a_question_about_one(sessions: ev.Sessions) -> None:
+    """After a question about one of two doors, "paint the other one green" colours the other door only."""
+    s = sessions.fresh("real/bonsai_project0-openings.ifc")
+    s.set_pose(Pose.from_json({"position": [1.5, 1.5, 1.6], "yaw": 270.0, "pitch": 0.0}))
+    first = s.say("the nearest door, what's it called?")
+    assert first.ok, first.answer
+    doors = {e.id for e in s.building.elements.values() if e.ifc_class == "IfcDoor"}
+    asked = set(s.executor.last_ids)
+    assert len(doors) == 2 and len(asked) == 1 and asked <= doors
+    got = s.say("okay, paint the other one green")
+    assert got.ok and got.program["steps"][0]["op"] == "color", got.answer
+    assert set(s.scene.colors) == doors - asked
+
+
+def test_does_it_face_a_compass_direction(sessions: ev.Sessions) -> None:
+    """"Does the X face east?" is yes for one direction and no for the opposite one."""
+    answers = {d: said(sessions, FZK, IN_FZK_KITCHEN, f"does the nearest window look out to the {d}?").value
+               for d in ("north", "south", "east", "west")}
+    assert set(answers.values()) <= {True, False} and any(answers.values()), answers
+    assert not (answers["north"] and answers["south"]) and not (answers["east"] and answers["west"]), answers
