@@ -54,6 +54,8 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "washer": ("washer", "washing machine"), "dryer": ("dryer",),
     "switch": ("light switch", "switch", "schalter", "lichtschalter"), "bench": ("bench", "sitzbank", "bank"),
     "kitchenette": ("kitchenette", "küchenzeile", "kitchen unit", "pantry"),
+    "mailbox": ("mailbox", "mail box", "letterbox", "letter box", "postbox", "briefkasten", "boîte aux lettres",
+                "brievenbus", "caixa de correio", "buzón"),
     "brise soleil": ("brise", "brise soleil", "brise-soleil", "sunshade", "sun shade", "louvre", "louver", "lamelle"),
 }
 

@@ -140,6 +140,8 @@ class CoreIntents:
                 continue
             slots = {k: str(v.value).strip() for k, v in result.entities.items()}
             intent = result.intent.name
+            if intent == "Count" and "owner" not in slots and re.search(r"\bhas it\b", t):
+                slots["owner"] = "it"  # "how many windows has it got"
             if "target" in slots and _deferred(intent, slots["target"]):
                 continue
             step = self._step(intent, slots, ctx)
@@ -201,6 +203,8 @@ class CoreIntents:
         owner = slots.get("owner", "")
         if owner and not BUILDING_OWNERS.match(owner):
             np_text += " in " + owner
+        elif owner == "it" and self.parser.it_is_one_room(ctx):  # "which room is this?" ... "how many doors has it?"
+            np_text += " in it"
         if visible:
             np_text += " visible"
         sel = self._sel(np_text, ctx)

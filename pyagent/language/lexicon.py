@@ -123,6 +123,13 @@ def room_numbers(name: str, long_name: str) -> set[str]:
     return out
 
 
+def _foreign(phrase: str) -> bool:
+    """Has ``phrase`` a word that is no English word (lemminflect's lexicon: "salle", "espera")?"""
+    from lemminflect import getAllLemmas
+
+    return any(not getAllLemmas(w) for w in re.findall(r"[a-z]{3,}", ascii_fold(phrase)))
+
+
 def room_phrases(name: str, long_name: str) -> set[str]:
     """How a user may name a room with this Name and LongName: the names themselves (folded, with and
     without accents), everyday words in English whose fragments (data/room_words.yaml) are in them,
@@ -153,6 +160,10 @@ def room_phrases(name: str, long_name: str) -> set[str]:
         if len(cut) == 1:
             everyday |= cut
     phrases |= everyday
+    # the same room word said in another language's words of more than one ("salle d'attente", "sala de espera"
+    # for a waiting room; single words may be kinds of fitting too, "shower", and English ones may be narrower
+    # rooms, "master bedroom")
+    phrases |= {fold(f) for word in everyday for f in ROOM_SYNONYMS[word] if " " in f.strip() and _foreign(f)}
     for text in (name, long_name):
         words = _LETTERS.findall(ascii_fold(text))
         # a room noun written onto the word before it ("Technicalroom", "Meetingroom"): also said apart

@@ -29,6 +29,20 @@ class NotCovered(Exception):
     """The phrase says something this reading does not decide: it names nothing here."""
 
 
+def _said_in_names(head_text: str, sel: dict[str, Any], ctx: ParseContext) -> str | None:
+    """One thing said with a class noun other than the class's own word, where several would do and just one
+    of them has that word in its name ("the shop entrance" where one of the shop's two doors is named "retail
+    entrance"): that word, to pick it."""
+    from pyagent.language.parser import singular_noun
+    from pyagent.vocabulary import class_name_words
+
+    word = singular_noun(head_text.split()[-1])
+    own = {w for c in sel.get("class") or () for w in class_name_words(c).split()}
+    if len(word) < 4 or word in own or not sel.get("class"):
+        return None
+    pool = {k: v for k, v in sel.items() if k not in ("limit", "order", "ordinal")}
+    return word if len(ctx.scene.peek(pool)) > 1 and len(ctx.scene.peek({**pool, "name": word})) == 1 else None
+
 #: What things are "on" as parts of it or set in it ("the mullions on the curtain wall", "the windows on the
 #: south wall", "the skylights on the roof").
 _FACES = frozenset({"IfcWall", "IfcCurtainWall", "IfcRoof"})
@@ -219,6 +233,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         mod = parser._name_modifier(core, sel)
         if mod:
             sel["name"] = mod
+
     elif phrase.words_before and not noun_found and not (room_as_target and room_ids is not None):
         # before a room word they describe the rooms ("the open-plan offices"): a room named with them
         # would have been read as that room
@@ -269,6 +284,10 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     said_plural = head is not None and head.plural and head.kind in ("class", "kind", "things")  # "the toilet bowls"
     if noun_found and not name_plural and not said_plural:
         one_or_many(sel, said_head, parser._heads, relations, order)
+        if sel.get("limit") == 1 and head is not None and head.kind == "class" and "name" not in sel:
+            in_names = _said_in_names(head.text, sel, ctx)
+            if in_names:
+                sel["name"] = in_names
     if sel.get("class") == [] and "kind" not in sel:
         sel.pop("class")
     return sel

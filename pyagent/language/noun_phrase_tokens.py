@@ -232,6 +232,14 @@ class Tagger:
             if token.type == "FROM_OF" and nxt is not None and nxt.type == "STOREY" and ("on",) in self.closed:
                 kind, value = self.closed[("on",)]
                 out[i] = NPToken(kind, token.text, value)
+        for i, token in enumerate(out):  # "the letter boxes in the entrance": the room, not a door
+            j = i - 1 if i > 0 and out[i - 1].type in ("ARTICLE", "DEMONSTRATIVE") else i
+            if token.type == "CLASS" and j > 0 and out[j - 1].type == "LOCATIVE" \
+                    and out[j - 1].text in ("in", "inside", "into", "within"):
+                room = self.everyday_rooms.get(ascii_fold(token.text)) or self.everyday_rooms.get(
+                    ascii_fold(singular_noun(token.text)))
+                if room is not None:
+                    out[i] = NPToken("ROOM", token.text, room, token.plural)
         for i, token in enumerate(out):  # "the square pillars": a shape, not the unit of an area
             if token.type == "AREA_UNIT" and not (i + 1 < len(out) and out[i + 1].type == "UNIT"):
                 out[i] = NPToken("WORD", token.text, token.text)

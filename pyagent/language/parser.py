@@ -368,6 +368,9 @@ class Parser:
             elif named:
                 target = {"step": named[-1]}
             return [{"op": "teleport", "target": {**target, "limit": 1}}], True
+        which = self._which_of_those(c, ctx, so_far)
+        if which is not None:
+            return which, True
         held = self._count_held(c, ctx)
         if held is not None:
             return held, True
@@ -660,6 +663,8 @@ class Parser:
         if not m:
             return None
         np_text = m.group("np")
+        # "which room is this?" ... "how many windows has it got?": in that room (else "it" is the building)
+        in_it = re.search(r"\b(does it have|has it got|has it)\b", np_text) is not None and self.it_is_one_room(ctx)
         np_text = re.sub(r"\b(are there|are|is there|there are|do (we|i|you) have|does it have|have we got|"
                          r"exist|in total|altogether|overall|can (i|you) see|do (i|you) see)\b", " ", np_text)
         np_text = re.sub(r"\b(does|do|has) (it|the (building|house|model|structure|project|site)|this (building|"
@@ -669,11 +674,19 @@ class Parser:
         np_text = re.sub(r"\s+", " ", np_text).strip()
         if re.search(r"\b(i|you) (can )?see\b|\bvisible\b", c):
             np_text += " visible"
+        if in_it:
+            np_text += " in it"
         sel = self.selector(np_text, ctx)
         if sel is None:
             return None
         sel.pop("limit", None)
         return [{"op": "count", "target": sel}]
+
+    def it_is_one_room(self, ctx: ParseContext) -> bool:
+        """Is what the last request was about one room ("which room is this?", "take me to the kitchen")?"""
+        it = ctx.scene.it()
+        return len(it) == 1 and it[0] in self.building.elements and \
+            self.building.elements[it[0]].ifc_class == "IfcSpace"
 
     def _exists(self, c: str, ctx: ParseContext) -> list[Step] | None:
         joined = self._rooms_joined(c, ctx)
@@ -1312,6 +1325,19 @@ class Parser:
             steps.append({**copy.deepcopy(s), "target": sel})
         return steps
 
+    def _which_of_those(self, c: str, ctx: ParseContext, so_far: list[Step]) -> list[Step] | None:
+        """"How many kitchens are there, and which one's the biggest?": the things the clause before was about,
+        the one that is most so."""
+        m = re.fullmatch(r"which( one| ones| of them| of those)? (is|are) the (?P<sup>[a-z ]+?)( one| ones)?", c)
+        earlier = so_far[-1].get("target") if so_far else None
+        if m is None or not isinstance(earlier, dict):
+            return None
+        phrase = self.noun_phrases.read(f"the {m.group('sup')} one")
+        if phrase is None or len(phrase.superlatives) != 1:
+            return None
+        sel = {k: copy.deepcopy(v) for k, v in earlier.items() if k not in ("order", "limit", "ordinal")}
+        return [{"op": "list", "target": {**sel, "order": phrase.superlatives[0], "limit": 1}}]
+
     def _other_than_it(self, base: Selector, ctx: ParseContext) -> Selector | None:
         """The other thing of the kind ``base`` (the last request's target) named besides what it was about (a
         room of the same name), or None when nothing was meant or too much."""
@@ -1374,6 +1400,12 @@ class Parser:
                              r"(?P<np>.+)", c)
         if meant is not None:  # "no, I meant the windows": the last request on those instead
             return self._instead(last, meant.group("np"), ctx)
+        recolour = re.fullmatch(rf"(and|also|now|then) (?P<np>.+?) (?P<c>{_colour_pattern()})( too| as well)?", c)
+        if recolour is not None and any(s["op"] == "color" for s in last):  # "and the coffee tables green"
+            sel = self.selector(recolour.group("np"), ctx)
+            rgba = self._rgba(recolour.group("c"), sel, ctx) if sel is not None and _has_noun(sel) else None
+            if sel is not None and rgba:
+                return [{"op": "color", "target": sel, "rgba": rgba}]
         c = re.sub(r"^(now|and|then|and now)\s+(?=(do )?(the )?same\b)", "", c)
         m = re.match(r"^(and|what about|how about|and what about|and how about|same for|now|also|"
                      r"(do |repeat )?(the |that )?same( thing)? (to|for|with|on))?\s*(?P<np>.+?)"

@@ -61,6 +61,14 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (FZK, "the walls on this floor, total volume?", "what is the total volume of the walls on this floor"),
     (DUPLEX, "columns and beams, black, no wait, dark grey", "paint the columns and beams dark grey"),
     (DUPLEX, "floor to ceiling here?", "how high is the ceiling here"),
+    # non-native word order and literal translations
+    (FZK, "how much doors has the upper etage?", "how many doors are upstairs"),
+    (FZK, "how far I am from the house door?", "how far am i from the front door"),
+    (FZK, "which room of the Dachgeschoss is the most big?", "which room on the Dachgeschoss is the biggest"),
+    (FZK, "from what are made the walls?", "what are the walls made of"),
+    (DUPLEX, "paint in green the doors of the upper floor", "paint the doors upstairs green"),
+    (DUPLEX, "the door at my right side, how wide is it?", "how wide is the door on my right"),
+    (DUPLEX, "on which floor are the most windows?", "which floor has the most windows"),
 ])
 def test_a_styled_request_means_what_the_plain_one_does(sessions: ev.Sessions, ifc: str, styled: str,
                                                         plain: str) -> None:
@@ -102,3 +110,32 @@ def test_does_it_face_a_compass_direction(sessions: ev.Sessions) -> None:
                for d in ("north", "south", "east", "west")}
     assert set(answers.values()) <= {True, False} and any(answers.values()), answers
     assert not (answers["north"] and answers["south"]) and not (answers["east"] and answers["west"]), answers
+
+
+def test_a_design_meeting_chain(sessions: ev.Sessions) -> None:
+    """A reason for whom the change is, a second colour as a follow-up, both undone at once, and a question
+    about the things just counted in the same breath."""
+    s = sessions.fresh(DUPLEX)
+    s.set_pose(Pose.from_json(IN_DUPLEX))
+    first = s.say("make the doors blue so everyone can spot them")
+    assert first.ok and first.program["steps"][0]["op"] == "color", first.answer
+    second = s.say("and the windows green")
+    assert second.ok and second.program["steps"][0]["target"].get("class") == ["IfcWindow"], second.answer
+    assert {s.building.elements[g].ifc_class for g in s.scene.colors} == {"IfcDoor", "IfcWindow"}
+    both = s.say("hmm, no, undo both of those")
+    assert both.ok and not s.scene.colors, both.answer
+    asked = s.say("how many rooms are on level 1, and which one's the biggest?")
+    biggest = s.say("which room on level 1 is the biggest?")
+    assert asked.ok and biggest.ok and asked.value == biggest.value and asked.value, asked.answer
+    assert [st["op"] for st in asked.program["steps"]] == ["count", "list"]
+
+
+def test_how_many_has_it_got_after_naming_a_room(sessions: ev.Sessions) -> None:
+    """"Which room is this?" then "how many windows has it got?": the windows of that room, not the building's."""
+    s = sessions.fresh(FZK)
+    s.set_pose(Pose.from_json(IN_FZK_KITCHEN))
+    assert s.say("which room is this?").ok
+    got = s.say("how many windows has it got?")
+    room_windows = s.say("how many windows are in this room?")
+    assert got.ok and got.value == room_windows.value, got.answer
+    assert got.value < s.say("how many windows are there?").value
