@@ -1327,16 +1327,36 @@ class Parser:
 
     def _which_of_those(self, c: str, ctx: ParseContext, so_far: list[Step]) -> list[Step] | None:
         """"How many kitchens are there, and which one's the biggest?": the things the clause before was about,
-        the one that is most so."""
-        m = re.fullmatch(r"which( one| ones| of them| of those)? (is|are) the (?P<sup>[a-z ]+?)( one| ones)?", c)
+        the one that is most so. "Which of the two armchairs is closer to me?": of those, the one."""
+        m = re.fullmatch(r"which( one| ones| of them| of those)? (is|are) (the )?(?P<sup>[a-z]+?)( one| ones)?"
+                         r"( to me| to us| from me| from here)?", c)
         earlier = so_far[-1].get("target") if so_far else None
-        if m is None or not isinstance(earlier, dict):
+        if m is not None and isinstance(earlier, dict):
+            pool: Selector | None = {k: copy.deepcopy(v) for k, v in earlier.items()
+                                     if k not in ("order", "limit", "ordinal")}
+        else:
+            m = re.fullmatch(r"which of (?P<np>(the|these|those|all the|both|both the|the \d+) [^,]+?) (is|are) "
+                             r"(the )?(?P<sup>[a-z]+?)( one)?( to me| to us| from me| from here)?", c)
+            pool = self.selector(m.group("np"), ctx) if m is not None else None
+        if m is None or pool is None:
             return None
-        phrase = self.noun_phrases.read(f"the {m.group('sup')} one")
-        if phrase is None or len(phrase.superlatives) != 1:
+        order = self._most(m.group("sup"))
+        if order is None:
             return None
-        sel = {k: copy.deepcopy(v) for k, v in earlier.items() if k not in ("order", "limit", "ordinal")}
-        return [{"op": "list", "target": {**sel, "order": phrase.superlatives[0], "limit": 1}}]
+        pool = {k: v for k, v in pool.items() if k not in ("order", "limit", "ordinal")}
+        return [{"op": "list", "target": {**pool, "order": order, "limit": 1}}]
+
+    def _most(self, word: str) -> str | None:
+        """The ordering a superlative or a comparative says ("biggest", "closer": nearest), from the noun
+        phrases' words; None for any other word."""
+        from lemminflect import getInflection, getLemma
+
+        for said in (word, *(getInflection(lemma, "JJS")[0] for lemma in getLemma(word, upos="ADJ")
+                             if word.endswith("er") and getInflection(lemma, "JJS"))):
+            phrase = self.noun_phrases.read(f"the {said} one")
+            if phrase is not None and len(phrase.superlatives) == 1:
+                return phrase.superlatives[0]
+        return None
 
     def _other_than_it(self, base: Selector, ctx: ParseContext) -> Selector | None:
         """The other thing of the kind ``base`` (the last request's target) named besides what it was about (a

@@ -69,6 +69,9 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (DUPLEX, "paint in green the doors of the upper floor", "paint the doors upstairs green"),
     (DUPLEX, "the door at my right side, how wide is it?", "how wide is the door on my right"),
     (DUPLEX, "on which floor are the most windows?", "which floor has the most windows"),
+    # one of a few, said with a comparative
+    (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
+    (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
 ])
 def test_a_styled_request_means_what_the_plain_one_does(sessions: ev.Sessions, ifc: str, styled: str,
                                                         plain: str) -> None:
