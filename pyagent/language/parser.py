@@ -72,7 +72,13 @@ CONTRACTIONS = {"what's": "what is", "where's": "where is", "how's": "how is", "
                 "who's": "who is", "they're": "they are", "i've": "i have", "we're": "we are", "you're": "you are",
                 "colour": "color", "colours": "colors", "coloured": "colored", "grey": "gray", "metre": "meter",
                 "metres": "meters", "centimetre": "centimeter", "centimetres": "centimeters", "storeys": "floors",
-                "storey": "floor", "stories": "floors", "story": "floor", "levels": "floors", "level": "floor"}
+                "storey": "floor", "stories": "floors", "story": "floor", "levels": "floors", "level": "floor",
+                # as a speech recogniser writes them, without the apostrophe ("its", "were", "id", "ill" and
+                # "well" are words of their own and stay)
+                "whats": "what is", "wheres": "where is", "hows": "how is", "thats": "that is", "theres": "there is",
+                "im": "i am", "dont": "do not", "doesnt": "does not", "isnt": "is not", "arent": "are not",
+                "cant": "cannot", "wont": "will not", "whos": "who is", "theyre": "they are", "ive": "i have",
+                "youre": "you are", "wanna": "want to", "gonna": "going to", "gotta": "have to", "didnt": "did not"}
 VERBS_AFTER_AND = (
     "hide", "show", "unhide", "paint", "color", "make", "turn", "move", "shift", "push", "rotate", "spin",
     "delete", "remove", "add", "put", "place", "take", "go", "bring", "tell", "how", "what", "which", "count",
@@ -231,7 +237,19 @@ class Parser:
     def parse(self, text: str, scene: SceneView, dialogue: Dialogue) -> ParseResult:
         """The program ``text`` asks for, or why there is none. A function of its arguments and the
         building's vocabulary (this parser's lexicon): the scene is only asked (``SceneView`` is
-        read-only) and nothing is kept from one parse to the next."""
+        read-only) and nothing is kept from one parse to the next. Words as a speech recogniser writes
+        them, without any punctuation, that mean nothing as they stand are read again with the pauses a
+        speaker makes put back (``with_pauses``)."""
+        got = self._parse(text, scene, dialogue)
+        if got.program is None and not got.recognised and not re.search(r"[,.;:?!]", text):
+            paused = with_pauses(text)
+            if paused != text:
+                again = self._parse(paused, scene, dialogue)
+                if again.program is not None or again.recognised:
+                    return again
+        return got
+
+    def _parse(self, text: str, scene: SceneView, dialogue: Dialogue) -> ParseResult:
         ctx = ParseContext(scene, dialogue, text)
         t = normalise(text)
         if not t:
@@ -258,6 +276,9 @@ class Parser:
         steps: list[Step] = []
         low_confidence = False
         for clause in clauses:
+            if len(clauses) > 1 and phrasing.is_aside(clause) \
+                    and re.match(r"(i am|we are) (in|at|on|inside|standing in) (the|this|my|our) ", clause):
+                continue  # "so I'm in the living room, how far ...": where the speaker is, not where to go
             try:
                 got = self._clause(clause, ctx, steps)
             except ClauseError as exc:
@@ -451,7 +472,11 @@ class Parser:
     def _shared_modifiers(self, a: str, b: str) -> tuple[str, str]:
         """A second noun said bare shares the first's words: "the doors and windows on level 1" (both on level
         1), "the steel posts and beams" (both steel). One with words of its own ("the doors and all the
-        windows upstairs") keeps them to itself."""
+        windows upstairs") keeps them to itself. A room after "of" or "in" and another room said alone ("the
+        walls of the bathroom and the toilet"): the same things of that room."""
+        of_room = re.match(r"(?P<things>(the|all the) [a-z ]+? (of|in) )(?P<room>(the|this|my) .+)$", a)
+        if of_room and self._only_a_room(of_room.group("room")) and self._only_a_room(b):
+            return a, of_room.group("things") + b
         if re.match(_DETERMINER, b):
             return a, b
         b_head = self._class_re.match(b) or self._kind_re.match(b)
@@ -465,6 +490,12 @@ class Parser:
         if re.sub(_DETERMINER, "", before).strip():  # "the steel posts and beams": steel beams
             b = before + b
         return a, b
+
+    def _only_a_room(self, said: str) -> bool:
+        """Does ``said`` name one of the building's rooms and nothing else ("the toilet", "my bedroom")?"""
+        bare = re.sub(r"^(the|this|my|our|that) ", "", said)
+        hit = self._room(" " + bare + " ")
+        return hit is not None and hit.span[1] - hit.span[0] >= len(bare)
 
     def _isolate_each(self, np_text: str, ctx: ParseContext) -> list[Step] | None:
         """"Isolate the toilets, basins and showers": the first isolated, the others shown again (one selector
@@ -1836,6 +1867,38 @@ def only_describes(word: str) -> bool:
 
     readings = getAllLemmas(word)
     return bool(readings) and set(readings) <= {"ADJ", "ADV"}
+
+
+#: Words after which a question or request word goes on the same phrase ("how far do i have to walk to get
+#: to", "can you hide", "tell me what"), not a new one.
+_NO_PAUSE_AFTER = frozenset({
+    "to", "of", "the", "a", "an", "and", "or", "i", "you", "we", "they", "it", "me", "us", "can", "could", "would",
+    "will", "should", "shall", "please", "lets", "let", "do", "does", "did", "not", "dont", "know", "wonder",
+    "tell", "show", "ask", "asking", "see", "is", "are", "am", "was", "that", "than", "then", "also", "just",
+    "about", "on", "in", "at", "from", "into", "onto", "with", "for", "by", "if", "whether", "where", "when",
+    "what", "which", "how", "who", "so", "go", "want", "wanna", "need", "like", "try", "help", "must"})
+_QUESTION_WORDS = frozenset({"how", "what", "whats", "which", "where", "wheres"})
+_STATEMENT_STARTS = frozenset({"i", "im", "we", "were"})
+
+
+def with_pauses(text: str) -> str:
+    """``text`` as a speech recogniser writes it, with commas where a speaker pauses between a thing named
+    and the question about it, a statement and a request, or two requests ("the window on my left how wide
+    is it", "okay im in the kitchen now colour the cabinets", "isolate the stairs i wanna see them"): before
+    a question word, a request verb or "I" that starts a new phrase. The first word never gets one."""
+    words = text.split()
+    verbs = set(VERBS_AFTER_AND) | _MORE_VERBS
+    out: list[str] = []
+    for i, word in enumerate(words):
+        w = fold(word)
+        prev = fold(words[i - 1]) if i else ""
+        starts = w in _QUESTION_WORDS or w in _STATEMENT_STARTS or (w in verbs and w not in ("is", "are", "how",
+                                                                                             "what", "which",
+                                                                                             "where", "then"))
+        if i > 1 and starts and prev not in _NO_PAUSE_AFTER and not prev.endswith("ly"):
+            out.append(",")
+        out.append(word)
+    return " ".join(out).replace(" ,", ",")
 
 
 def _is_filler_clause(c: str) -> bool:

@@ -69,6 +69,14 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (DUPLEX, "paint in green the doors of the upper floor", "paint the doors upstairs green"),
     (DUPLEX, "the door at my right side, how wide is it?", "how wide is the door on my right"),
     (DUPLEX, "on which floor are the most windows?", "which floor has the most windows"),
+    # as a speech recogniser writes it: no punctuation, no apostrophes, pauses only in the words
+    (FZK, "the door on my right um how wide is it", "how wide is the door on my right"),
+    (FZK, "whats the u value of the windows", "what is the u-value of the windows"),
+    (DUPLEX, "okay im on level one now hide the doors in here", "hide the doors in this room"),
+    (DUPLEX, "so im in the kitchen how many doors are in here", "how many doors are in this room"),
+    (DUPLEX, "isolate the stairs i wanna see how they stack up", "isolate the stairs"),
+    (DUPLEX, "paint the sofa thats closest to me blew", "paint the closest sofa blue"),
+    (DUPLEX, "uh know undo that", "undo that"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
