@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -58,6 +59,14 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
                 "brievenbus", "caixa de correio", "buzón"),
     "brise soleil": ("brise", "brise soleil", "brise-soleil", "sunshade", "sun shade", "louvre", "louver", "lamelle"),
 }
+
+def names_kind(words: tuple[str, ...], text: str) -> bool:
+    """Does a name (lower case) say one of a kind's ``words``: as a word, or as a part of a compound at its start
+    or end ("Waschbecken", "Dachfenster"), not inside another word (the "loo" of "Subflooring")? Words of
+    more than one word are looked for as they are."""
+    parts = re.findall(r"[^\W_]+", text)
+    return any((w in text) if " " in w else any(p.startswith(w) or p.endswith(w) for p in parts) for w in words)
+
 
 # The classes things of a kind are written as (furniture, fittings, fixtures, stand-ins).
 KIND_CLASSES: frozenset[str] = frozenset({

@@ -144,12 +144,20 @@ def standing_point(ex: Executor, ctx: Context, gid: str) -> np.ndarray:
     dirs = [to_user / n] if n > 1e-6 else []
     dirs += [np.array([math.cos(a), math.sin(a)]) for a in np.radians(np.arange(0, 360, 45))]
     half = (sp.bmax[r, :2] - sp.bmin[r, :2]) / 2
+    elsewhere: list[np.ndarray] = []  # a place to stand that is in another room (behind a wall)
     for d in dirs:
-        reach = float(abs(half @ d)) + 1.0
-        p = np.array([c[0] + d[0] * reach, c[1] + d[1] * reach, float(sp.bmin[r, 2]) + 0.5])
-        floor = floor_z(ex, p)
-        if floor is not None:
-            return np.array([p[0], p[1], floor + EYE_HEIGHT])
+        for gap in (1.0, 0.6):
+            reach = float(abs(half @ d)) + gap
+            p = np.array([c[0] + d[0] * reach, c[1] + d[1] * reach, float(sp.bmin[r, 2]) + 0.5])
+            floor = floor_z(ex, p)
+            if floor is None:
+                continue
+            point = np.array([p[0], p[1], floor + EYE_HEIGHT])
+            if not el.room or ex.graph.room_at(np.array([p[0], p[1], floor + 0.3])) == el.room:
+                return point  # by the thing, in the room it stands in ("where's the loo? take me there")
+            elsewhere.append(point)
+    if elsewhere:
+        return elsewhere[0]
     raise StepError(f"there is no floor to stand on near {el.label()}")
 
 

@@ -15,7 +15,16 @@ from pyagent.model import OUTSIDE, Building, Element, Pose, Storey
 from pyagent.review.sections import cut_away
 from pyagent.scenegraph import SceneGraph
 from pyagent.spatial import EYE_HEIGHT, NEAR_M, NEXT_TO_M, SpatialIndex
-from pyagent.vocabulary import BROADER_KINDS, KIND_CLASSES, KIND_WORDS, class_matches, class_noun, plural, singular_noun
+from pyagent.vocabulary import (
+    BROADER_KINDS,
+    KIND_CLASSES,
+    KIND_WORDS,
+    class_matches,
+    class_noun,
+    names_kind,
+    plural,
+    singular_noun,
+)
 
 DIRECTIONAL = ("in_front", "behind", "left", "right")
 SIDE_WORDS = {"in_front": "in front of you", "behind": "behind you", "left": "to your left", "right": "to your right"}
@@ -146,10 +155,12 @@ def resolve_room(b: Building, ctx: Context, spec: str) -> list[str]:
 
 
 def _matches_kind(el: Element, kind: str) -> bool:
-    """The kind is what the element's names say it is, not what they mention after 'with'."""
+    """The kind is what the element's names say it is, not what they mention after 'with': a word of the kind
+    as a part of a compound, at its start or end ("Waschbecken", "Dachfenster"), not inside another word
+    (the "loo" of "Subflooring")."""
     words = KIND_WORDS.get(kind.lower(), (kind.lower(),))
     text = " ".join(NAME_TAIL.sub("", t.lower()) for t in (el.name, el.object_type, el.type_name, el.long_name))
-    return any(w in text for w in words)
+    return names_kind(words, text)
 
 
 def _matches_name(el: Element, name: str) -> bool:

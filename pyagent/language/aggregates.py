@@ -106,6 +106,9 @@ class Aggregates:
     def _things(self, np_text: str, ctx: ParseContext) -> dict[str, Any] | None:
         """The set a noun phrase names (no limit: "the door" in "the average height of the door" is all doors)."""
         np_text = np_text.strip()
+        if re.fullmatch(r"(everything|all of it|all the (elements|parts|things|pieces|members)|(the )?(whole|entire) "
+                        r"(frame|structure|model|building|house|thing|lot))", np_text):
+            return {"ref": "all"}  # "the total weight of everything", "what does the whole frame weigh"
         if not np_text or _np_stop().search(np_text):
             return None
         # one noun said in the singular ("the total office area", "the average height of the door"): all

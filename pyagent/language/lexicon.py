@@ -18,7 +18,7 @@ from pyagent.language.spoken_numbers import unglued
 from pyagent.language.storey_ordinals import roof_storeys
 from pyagent.language.units import length_units
 from pyagent.model import Building
-from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words
+from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words, names_kind
 
 COLOURS: dict[str, tuple[float, float, float]] = {
     # named compound colours first (as CSS names them): "light blue" is not blue made lighter
@@ -246,7 +246,7 @@ class Lexicon:
         texts = [fold(f"{e.name} {e.object_type} {e.type_name}") for e in b.products()]
         for word, other in ROOM_WORD_FALLBACKS.items():
             things = KIND_WORDS.get(word, ())
-            if any(any(w in t for w in things) for t in texts):
+            if any(names_kind(things, t) for t in texts):
                 continue  # "the toilet" where there are toilets (fittings) but no toilet rooms: the fitting
             if word not in phrases and other in phrases:
                 phrases[word] = phrases[other]
@@ -301,7 +301,7 @@ class Lexicon:
         lex.roof_storeys = roof_storeys(b)
         # Kinds present in the building (texts: the products' names and types, read above).
         for kind, words in KIND_WORDS.items():
-            if any(any(w in t for w in words) for t in texts):
+            if any(names_kind(words, t) for t in texts):
                 for w in words:
                     lex.kinds[w] = kind
                 lex.kinds[kind] = kind

@@ -42,7 +42,7 @@ MATERIAL_WORDS: dict[str, str] = {
     "concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood", "glass": "glass",
     "brick": "brick", "masonry": "masonry", "aluminium": "aluminium", "aluminum": "aluminium", "stone": "stone",
     "plasterboard": "plaster", "gypsum": "plaster", "plaster": "plaster", "drywall": "plaster",
-    "stainless": "stainless steel"}
+    "stainless": "stainless steel", "reinforced": "reinforced concrete"}
 MATERIAL_FRAGMENTS: dict[str, tuple[str, ...]] = {
     str(k): tuple(str(f) for f in v) for k, v in yaml.safe_load(
         (Path(__file__).parent / "data" / "material_words.yaml").read_text(encoding="utf-8")).items()}

@@ -753,7 +753,7 @@ class Parser:
         # "does the window upstairs face east": is it facing east
         c = re.sub(r"^(does|do) (?P<np>(the|this|that|these|those|my|it|they|any|some)\b.+) face (?P<d>\w+)$",
                    r"is \g<np> facing \g<d>", c)
-        m = re.match(r"^(is|are) (?P<rest>(the|this|that|these|those|my|it|they|any|some)\b.+)$", c)
+        m = re.match(r"^(is|are) (?P<rest>(the|this|that|these|those|my|it|they|any|some|all)\b.+)$", c)
         if m is None or m.group("rest").startswith(("there ", "any there", "some there")):
             return None
         words = m.group("rest").split()
@@ -919,7 +919,10 @@ class Parser:
                     near.pop("order")
                     near.pop("limit", None)
             return [{"op": "distance", "from": fr, "to": to}]
-        return [{"op": "distance", "to": _singular(sa, a, force=True)}]
+        to = _singular(sa, a, force=True)
+        if to.get("limit") == 1 and not ({"order", "ordinal", "ids", "ref", "step"} & set(to)):
+            to["order"] = "nearest"  # "how far is the staircase from here": the nearest of several
+        return [{"op": "distance", "to": to}]
 
     PROPS = {
         "height": r"how (tall|high)|(height|tallness)", "width": r"how wide|width|breadth",

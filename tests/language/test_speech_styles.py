@@ -77,6 +77,12 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (DUPLEX, "isolate the stairs i wanna see how they stack up", "isolate the stairs"),
     (DUPLEX, "paint the sofa thats closest to me blew", "paint the closest sofa blue"),
     (DUPLEX, "uh know undo that", "undo that"),
+    # a reason said after a question, for whom the answer is
+    (FZK, "what's the total floor area of the rooms on this floor? I need it for the screed order",
+     "what is the total floor area of the rooms on this floor"),
+    (FZK, "how many windows are there? the client is asking", "how many windows are there"),
+    (FZK, "are all the walls down in the cellar concrete?", "are all the walls in the cellar concrete"),
+    (FZK, "how many doors am I going to have to order?", "how many doors are there"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
@@ -150,3 +156,26 @@ def test_how_many_has_it_got_after_naming_a_room(sessions: ev.Sessions) -> None:
     room_windows = s.say("how many windows are in this room?")
     assert got.ok and got.value == room_windows.value, got.answer
     assert got.value < s.say("how many windows are there?").value
+
+
+def test_taken_to_a_thing_one_stands_in_its_room(sessions: ev.Sessions) -> None:
+    """"Where's the nearest sofa? take me there": the user stands by it in the room it is in, not behind a
+    wall."""
+    s = sessions.fresh(DUPLEX)
+    s.set_pose(Pose.from_json(IN_DUPLEX))
+    got = s.say("where's the nearest sofa? take me there")
+    assert got.ok, got.answer
+    sofa = s.building.elements[got.value[0]]
+    room = s.building.elements[sofa.room] if sofa.room else None
+    assert room is not None and s.say("which room am I in?").value in (room.name, room.long_name)
+
+
+def test_a_kind_is_not_found_inside_another_word(sessions: ev.Sessions) -> None:
+    """The "loo" of a toilet is not the "loo" of "Floor:Residential - Wood Joist with Subflooring": where no
+    toilet is, none is found."""
+    s = sessions.fresh(DUPLEX)
+    assert any("subflooring" in f"{e.name} {e.type_name}".lower() for e in s.building.elements.values())
+    named = [e for e in s.building.elements.values()
+             if any(w in f"{e.name} {e.type_name}".lower() for w in ("toilet", "wc", " loo"))]
+    assert named == [] and s.executor.peek({"kind": "toilet"}) == []
+    assert s.executor.peek({"kind": "sofa"})  # a kind said as a word of a name is found
