@@ -150,6 +150,7 @@ def normalise(text: str) -> str:
         t = re.sub(rf"\b{re.escape(a)}\b", b, t)
     t = re.sub(r"\b(how far|how big|how tall|how long|how wide|how high|how deep|which one|which)'s\b", r"\1 is", t)
     t = re.sub(r"\b(\w+)'s (it|that|this|the|there)\b", r"\1 is \2", t)
+    t = re.sub(r"\b(\w+)'s (in the way|just clutter|clutter|not needed|distracting)\b", r"\1 is \2", t)
     t = re.sub(r"(\d),(\d)", r"\1.\2", t)
     t = spoken_numbers.unglued(t)  # 2m -> 2 m, 90° -> 90 °, 1stfloor -> 1 st floor
     t = re.sub(r"(?<!\w)'em\b", "them", t)  # "hide 'em"

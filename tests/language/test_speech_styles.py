@@ -83,6 +83,11 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (FZK, "how many windows are there? the client is asking", "how many windows are there"),
     (FZK, "are all the walls down in the cellar concrete?", "are all the walls in the cellar concrete"),
     (FZK, "how many doors am I going to have to order?", "how many doors are there"),
+    (FZK, "hide the doors, they're just clutter", "hide the doors"),
+    (FZK, "what's the total volume of concrete in the walls, all floors?", "what is the total volume of the concrete walls"),
+    (FZK, "how far am I from the closest of these doors?", "how far am i from the closest door"),
+    (FZK, "mark the door closest to me in red", "paint the closest door red"),
+    (FZK, "take the roof off for a sec i want to look inside", "hide the roof"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
