@@ -33,8 +33,7 @@ def _said_in_names(head_text: str, sel: dict[str, Any], ctx: ParseContext) -> st
     """One thing said with a class noun other than the class's own word, where several would do and just one
     of them has that word in its name ("the shop entrance" where one of the shop's two doors is named "retail
     entrance"): that word, to pick it."""
-    from pyagent.language.parser import singular_noun
-    from pyagent.vocabulary import class_name_words
+    from pyagent.vocabulary import class_name_words, singular_noun
 
     word = singular_noun(head_text.split()[-1])
     own = {w for c in sel.get("class") or () for w in class_name_words(c).split()}

@@ -1412,7 +1412,7 @@ class Parser:
 
     def _other_asked(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """A request about "the other one" after one about a thing ("front door, how wide?" ... "hide the other
-        one", "paint the other one red"): the request made on it, then on the other thing of that kind."""
+        one", "paint the other one red"): the new request, made on the other thing of that kind."""
         m = re.fullmatch(r"(?P<v>[a-z]+) the other (one|1)(?P<rest>( .+)?)", c)
         last = ctx.dialogue.last_steps
         if m is None or not last or not (m.group("v") in VERBS_AFTER_AND or m.group("v") in _MORE_VERBS) \
