@@ -89,6 +89,9 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (FZK, "how far am I from the closest of these doors?", "how far am i from the closest door"),
     (FZK, "mark the door closest to me in red", "paint the closest door red"),
     (FZK, "take the roof off for a sec i want to look inside", "hide the roof"),
+    (FZK, "Can you paint the doors green? The client wants to see them in a bold colour.", "paint the doors green"),
+    (FZK, "colour the windows bright orange so i can spot them", "paint the windows bright orange"),
+    (FZK, "What are the walls made of? Is it brick or concrete?", "what are the walls made of"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
