@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -123,6 +124,7 @@ def room_numbers(name: str, long_name: str) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def _foreign(phrase: str) -> bool:
     """Has ``phrase`` a word that is no English word (lemminflect's lexicon: "salle", "espera")?"""
     from lemminflect import getAllLemmas

@@ -1883,6 +1883,8 @@ _NO_PAUSE_AFTER = frozenset({
     "what", "which", "how", "who", "so", "go", "want", "wanna", "need", "like", "try", "help", "must"})
 _QUESTION_WORDS = frozenset({"how", "what", "whats", "which", "where", "wheres"})
 _STATEMENT_STARTS = frozenset({"i", "im", "we", "were"})
+#: Request verbs that start a new phrase (not "is", "how", "then": they go on one).
+_PAUSE_VERBS = frozenset(VERBS_AFTER_AND) - {"is", "are", "how", "what", "which", "where", "then"} | _MORE_VERBS
 
 
 def with_pauses(text: str) -> str:
@@ -1891,14 +1893,11 @@ def with_pauses(text: str) -> str:
     is it", "okay im in the kitchen now colour the cabinets", "isolate the stairs i wanna see them"): before
     a question word, a request verb or "I" that starts a new phrase. The first word never gets one."""
     words = text.split()
-    verbs = set(VERBS_AFTER_AND) | _MORE_VERBS
     out: list[str] = []
     for i, word in enumerate(words):
         w = fold(word)
         prev = fold(words[i - 1]) if i else ""
-        starts = w in _QUESTION_WORDS or w in _STATEMENT_STARTS or (w in verbs and w not in ("is", "are", "how",
-                                                                                             "what", "which",
-                                                                                             "where", "then"))
+        starts = w in _QUESTION_WORDS or w in _STATEMENT_STARTS or w in _PAUSE_VERBS
         if i > 1 and starts and prev not in _NO_PAUSE_AFTER and not prev.endswith("ly"):
             out.append(",")
         out.append(word)
