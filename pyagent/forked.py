@@ -9,6 +9,10 @@ The child writes what it makes, pickled, to an unnamed temporary file (it never 
 read) and leaves with ``os._exit``: no exit handlers of the parent (a ZeroMQ context, a journal) run in
 it. Whatever goes wrong in the child (an exception, a crash of the kernel) only means that its part was
 not made: ``Forked.results`` raises ``ForkFailed`` and the parent makes that part itself.
+
+The child may also ``tell`` the parent one thing while it goes on working (what both need before they
+split the work, such as which shapes repeat): it is written to a file of its own and a byte on a pipe says
+it is there, so the child never waits for the parent; ``Forked.told`` waits for it.
 """
 
 from __future__ import annotations
@@ -57,36 +61,77 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and (os.cpu_count() or 1) >= 2 and os.environ.get(PROCESSES_ENV, "").strip() != "1"
 
 
+class Sender:
+    """What a forked child's work is handed: call it to send an object of ``Forked.results``; ``tell`` sends
+    the one object of ``Forked.told``, which the parent may read before the child ends."""
+
+    def __init__(self, results: IO[bytes], told: IO[bytes], signal_fd: int) -> None:
+        self._results, self._told, self._signal = results, told, signal_fd
+        self.most = 0  # the child's private memory, sampled at each send
+
+    def __call__(self, obj: Any) -> None:
+        self.most = max(self.most, _private_bytes())
+        pickle.dump(obj, self._results, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def tell(self, obj: Any) -> None:
+        pickle.dump(obj, self._told, protocol=pickle.HIGHEST_PROTOCOL)
+        self._told.flush()
+        os.write(self._signal, b"!")
+
+
 class Forked:
     """``work(send)`` run in a forked child; each ``send(obj)`` there is an object of ``results()`` here,
-    in order. Start it, do the parent's own work, then read the results (which waits for the child).
-    Making it raises ``ForkFailed`` when no child can be made."""
+    in order, and ``send.tell(obj)`` is ``told()`` here. Start it, do the parent's own work, then read the
+    results (which waits for the child). Making it raises ``ForkFailed`` when no child can be made."""
 
-    def __init__(self, work: Callable[[Send], None]) -> None:
+    def __init__(self, work: Callable[[Sender], None]) -> None:
         self._file: IO[bytes] = tempfile.TemporaryFile()
+        self._told_file: IO[bytes] = tempfile.TemporaryFile()
+        self._signal, signal_w = os.pipe()
         try:
             pid = os.fork()
         except OSError as exc:  # no memory or no process left for a child
-            self._file.close()
+            self._close()
+            os.close(signal_w)
             raise ForkFailed(f"no child process: {exc}") from exc
         if pid == 0:  # the child: never returns
             code = 1
-            most = 0  # the child's private memory, sampled at each send
             try:
-                def send(obj: Any) -> None:
-                    nonlocal most
-                    most = max(most, _private_bytes())
-                    pickle.dump(obj, self._file, protocol=pickle.HIGHEST_PROTOCOL)
-
+                os.close(self._signal)
+                send = Sender(self._file, self._told_file, signal_w)
                 work(send)
-                send((_END, max(most, _private_bytes())))
+                send((_END, max(send.most, _private_bytes())))
                 self._file.flush()
                 code = 0
             except BaseException:  # whatever it was, the parent makes this part itself
                 code = 1
             finally:
                 os._exit(code)
+        os.close(signal_w)
         self._pid = pid
+
+    def _close(self) -> None:
+        self._file.close()
+        self._told_file.close()
+        if self._signal >= 0:
+            os.close(self._signal)
+            self._signal = -1
+
+    def told(self) -> Any:
+        """What the child told with ``send.tell``, waiting for it; ``ForkFailed`` when the child ended (or
+        failed) without telling."""
+        if self._signal < 0:
+            raise ForkFailed("the child's word was read already")
+        got = os.read(self._signal, 1)
+        os.close(self._signal)
+        self._signal = -1
+        if not got:
+            raise ForkFailed("the child process ended before it told its word")
+        self._told_file.seek(0)
+        try:
+            return pickle.load(self._told_file)
+        except (EOFError, pickle.UnpicklingError) as exc:
+            raise ForkFailed("the child's word is cut short") from exc
 
     def results(self) -> Iterator[Any]:
         """What the child sent, once it has finished; ``ForkFailed`` when it did not finish."""
@@ -107,7 +152,7 @@ class Forked:
                     return
                 yield obj
         finally:
-            self._file.close()
+            self._close()
 
     def abandon(self) -> None:
         """Wait for the child without reading what it made (the parent failed on its own part)."""
@@ -115,4 +160,4 @@ class Forked:
             os.waitpid(self._pid, 0)
         except ChildProcessError:
             pass
-        self._file.close()
+        self._close()

@@ -4,8 +4,9 @@ Two products get the same key when everything the geometry kernel reads to make 
 from where each product is placed, is the same: their representations (every item, cut, profile,
 mapped item and context, compared by value, so a beam written twice with the same numbers is the same
 beam; explicit meshes by identity, see ``_BY_IDENTITY``), the styles and styled layers on those items,
-the product's material (and its type's), and each opening's shape and placement relative to the
-product. A product's world mesh is then its placement times the same local mesh, so it is the mesh of
+the product's material (and its type's: a list of materials or a layer set's usage by value, which
+exporters write one per product, a material itself by identity), and each opening's shape and placement
+relative to the product. A product's world mesh is then its placement times the same local mesh, so it is the mesh of
 the first product with its key moved by ``placement(copy) @ inverse(placement(first))``: tessellated
 once, placed many times.
 
@@ -126,17 +127,32 @@ class _Relations:
         self.projected = {rel.RelatingElement.id() for rel in _by_type(model, "IfcRelProjectsElement")}
         self.parts_of_cut = {o.id() for rel in _by_type(model, "IfcRelAggregates")
                              if rel.RelatingObject.id() in self.openings for o in rel.RelatedObjects}
-        own: dict[int, list[int]] = {}
+        own: dict[int, list[bytes]] = {}
+        said: dict[int, bytes] = {}
         for rel in _by_type(model, "IfcRelAssociatesMaterial"):
+            material = rel.RelatingMaterial
+            text = said.get(material.id())
+            if text is None:
+                text = said[material.id()] = _material_text(material)
             for o in rel.RelatedObjects:
-                own.setdefault(o.id(), []).append(rel.RelatingMaterial.id())
+                own.setdefault(o.id(), []).append(text)
         typed: dict[int, int] = {}
         for rel in _by_type(model, "IfcRelDefinesByType"):
             for o in rel.RelatedObjects:
                 typed[o.id()] = rel.RelatingType.id()
-        self.materials = {k: tuple(v) for k, v in own.items()}
+        self.materials: dict[int, tuple[bytes, ...]] = {k: tuple(v) for k, v in own.items()}
         for obj, typ in typed.items():
-            self.materials[obj] = (*self.materials.get(obj, ()), -1, *own.get(typ, ()))
+            self.materials[obj] = (*self.materials.get(obj, ()), b"type", *own.get(typ, ()))
+
+
+def _material_text(material: ifcopenshell.entity_instance) -> bytes:
+    """What the kernel reads of a product's material, to compare products by: a material by identity (its
+    colour comes from styles that point at it), anything else (a list of materials, a layer set's usage: an
+    exporter writes one per product) by its own STEP text, which names what it refers to by identity."""
+    if material.is_a("IfcMaterial"):
+        return b"#%d" % material.id()
+    text = str(material).encode()
+    return text[text.index(b"=") + 1:] if text.startswith(b"#") else text
 
 
 def group_by_shape(model: ifcopenshell.file, products: Iterable[Any], places: Placements | None = None) -> Copies:

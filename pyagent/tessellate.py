@@ -13,7 +13,7 @@ import ifcopenshell.geom
 import numpy as np
 
 from pyagent.csg import DEFAULT_RGBA, CsgBodies, NotBuilt, style_rgba
-from pyagent.forked import Forked, ForkFailed, Send, can_fork
+from pyagent.forked import Forked, ForkFailed, Send, Sender, can_fork
 from pyagent.placements import Placements
 from pyagent.progress import Progress, no_progress
 from pyagent.shapekeys import Copies, group_by_shape
@@ -358,9 +358,9 @@ def _fast_part(model: ifcopenshell.file, items: Sequence[ifcopenshell.entity_ins
         _booleans(model, copies, collector, progress, total, [p for p in copies.first if p.id() in wanted])
 
 
-#: The first pass is split with a forked child (``pyagent.forked``) from this many shapes on: below it,
-#: forking costs more than half the pass (a few milliseconds).
-SPLIT_FROM = 48
+#: The first pass is split with a forked child (``pyagent.forked``) from this many products and openings on:
+#: below it, forking costs more than half the pass (a few milliseconds).
+SPLIT_FROM = 200
 #: The child's meshes come back in pieces of about this many bytes (the parent holds one piece's pickle
 #: at a time on top of the meshes).
 _PIECE_BYTES = 2 << 20
@@ -404,27 +404,37 @@ class _SendingCollector(_Collector):
             self.send_piece()
 
 
-def _first_pass(model: ifcopenshell.file, items: list[ifcopenshell.entity_instance], copies: Copies,
+def _sendable(copies: Copies) -> tuple[list[int], dict[str, list[tuple[str, np.ndarray]]]]:
+    return [p.id() for p in copies.first], copies.copies
+
+
+def _received(model: ifcopenshell.file, told: tuple[list[int], dict[str, list[tuple[str, np.ndarray]]]]) -> Copies:
+    first, placed = told
+    return Copies(first=[model.by_id(i) for i in first], copies=placed)
+
+
+def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_instance],
+                group: Callable[[], Copies], openings: list[ifcopenshell.entity_instance],
                 collector: _Collector, booleans: bool, threads: int, progress: Progress, total: int,
                 bodiless: list[tuple[ifcopenshell.entity_instance, ifcopenshell.entity_instance]],
-                meanwhile: Callable[[], None] | None = None) -> None:
-    """The fast pass over ``items``: on a machine with two cores or more, part of them made by a forked
-    child while this process does ``meanwhile`` and makes the rest, the child's meshes added after this
-    one's. The child takes every other item (walls with openings and furniture are shared alike), or two
-    of every three when there is ``meanwhile`` work too. Without a child (a small pass, one core, no fork)
-    all of them here and ``meanwhile`` is not called; a child that fails leaves its part to this process."""
-    if len(items) < SPLIT_FROM or not can_fork():
-        _fast_part(model, items, copies, collector, booleans, threads, progress, total)
-        return
-    if meanwhile is None:
-        theirs, mine = items[0::2], items[1::2]
-    else:
-        theirs, mine = [it for i, it in enumerate(items) if i % 3 != 2], items[2::3]
+                meanwhile: Callable[[], None] | None = None) -> Copies:
+    """The fast pass over the shapes ``group()`` finds among ``products``, and ``openings``; returns that
+    grouping. On a machine with two cores or more a forked child (``pyagent.forked``) groups the shapes
+    while this process does ``meanwhile``, tells it the groups, and makes every other shape (walls with
+    openings and furniture are shared alike) while this process makes the rest; the child's meshes are
+    added after this one's. Without a child (a small pass, one core, no fork) all of it here and
+    ``meanwhile`` is not called; a child that fails leaves its part, or all of it, to this process."""
+    if len(products) + len(openings) < SPLIT_FROM or not can_fork():
+        copies = group()
+        _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total)
+        return copies
 
-    def work(send: Send) -> None:
+    def work(send: Sender) -> None:
+        copies = group()
+        send.tell(_sendable(copies))
         own = _SendingCollector(send)
         own.stand_in_for(bodiless)  # the same openings stand in for the same fillers
-        _fast_part(model, theirs, copies, own, booleans, threads, no_progress, total)
+        _fast_part(model, (copies.first + openings)[0::2], copies, own, booleans, threads, no_progress, total)
         own.send_piece()
         colours = sorted(own.material_index, key=own.material_index.__getitem__)
         send((colours, own.copy_of, own.stood_in))
@@ -432,12 +442,22 @@ def _first_pass(model: ifcopenshell.file, items: list[ifcopenshell.entity_instan
     try:
         child = Forked(work)
     except ForkFailed:
-        _fast_part(model, items, copies, collector, booleans, threads, progress, total)
-        return
+        copies = group()
+        _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total)
+        return copies
     try:
         if meanwhile is not None:
             meanwhile()
-        _fast_part(model, mine, copies, collector, booleans, threads, progress, total)
+        try:
+            copies = _received(model, child.told())
+        except ForkFailed:  # the child ended before it had grouped the shapes: all of it here
+            child.abandon()
+            copies = group()
+            _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total)
+            return copies
+        items = copies.first + openings
+        theirs = items[0::2]
+        _fast_part(model, items[1::2], copies, collector, booleans, threads, progress, total)
     except BaseException:
         child.abandon()
         raise
@@ -447,7 +467,7 @@ def _first_pass(model: ifcopenshell.file, items: list[ifcopenshell.entity_instan
         got = []
     if not got or not isinstance(got[-1], tuple):
         _fast_part(model, theirs, copies, collector, booleans, threads, progress, total)
-        return
+        return copies
     *pieces, (colours, copy_of, stood_in) = got
     lookup = np.array([collector.material_index.setdefault(tuple(c), len(collector.material_index))
                        for c in colours], np.int32)
@@ -460,6 +480,7 @@ def _first_pass(model: ifcopenshell.file, items: list[ifcopenshell.entity_instan
     collector.copy_of.update(copy_of)
     collector.stood_in |= stood_in
     progress("tessellate", min(len(collector.ids), total), total)
+    return copies
 
 
 #: Set to 0 to leave boolean bodies and bodies with openings to the second pass (the hybrid kernel), as
@@ -506,9 +527,11 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     threads = threads or default_threads()
     total = len(products) + len(openings)
     progress("tessellate", 0, total)
-    copies = group_by_shape(model, products, placements) if share else Copies(first=products)
-    _first_pass(model, copies.first + openings, copies, collector, booleans, threads, progress, total, bodiless,
-                meanwhile)
+    def group() -> Copies:
+        return group_by_shape(model, products, placements) if share else Copies(first=products)
+
+    copies = _first_pass(model, products, group, openings, collector, booleans, threads, progress, total, bodiless,
+                         meanwhile)
     first = collector.take(None)
     got = set(first.ids)
     pending = [p for p in products if p.GlobalId not in got]

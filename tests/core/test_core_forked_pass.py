@@ -77,6 +77,49 @@ def test_a_child_that_fails_leaves_its_part_to_the_parent(tmp_path: Path, monkey
     assert _facts(survived) == _facts(alone)
 
 
+def test_a_child_that_dies_while_grouping_the_shapes_leaves_all_to_the_parent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PROCESSES_ENV, "1")
+    alone = _load(DUPLEX, tmp_path, "alone")
+    monkeypatch.delenv(PROCESSES_ENV)
+    parent = os.getpid()
+    real = tessellate.group_by_shape
+    grouped_in: list[int] = []
+
+    def dies_in_the_child(*args: Any, **kwargs: Any) -> Any:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        grouped_in.append(os.getpid())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tessellate, "group_by_shape", dies_in_the_child)
+    survived = _load(DUPLEX, tmp_path, "survived")
+    assert grouped_in == [parent]  # the parent grouped them, once the child had gone
+    assert _facts(survived) == _facts(alone)
+
+
+def test_a_child_tells_before_it_ends_and_an_untold_word_is_a_failure() -> None:
+    read, write = os.pipe()
+
+    def work(send: forked.Sender) -> None:
+        send.tell({"groups": [1, 2]})
+        os.read(read, 1)  # goes on working until the parent has heard
+        send("made")
+
+    child = Forked(work)
+    assert child.told() == {"groups": [1, 2]}  # heard while the child still works
+    os.write(write, b"!")
+    assert list(child.results()) == ["made"]
+
+    def ends(send: forked.Send) -> None:
+        send("made")
+
+    untold = Forked(ends)
+    with pytest.raises(ForkFailed):
+        untold.told()
+    untold.abandon()
+
+
 def test_forked_results_come_in_order_and_failures_are_told() -> None:
     def work(send: forked.Send) -> None:
         for i in range(3):

@@ -25,6 +25,8 @@ from pyagent.tessellate import MeshSet, _products, tessellate
 
 REAL = real_dir()
 TOYO = REAL / "tekla_TOYO_INK_Legkezelo.ifc" if REAL else None
+#: Revit writes a material list of its own for each piece of furniture, naming the same materials.
+REVIT = REAL / "revit2021_tested_sample_project.ifc" if REAL else None
 
 
 def assert_same_meshes(old: MeshSet, new: MeshSet) -> None:
@@ -47,7 +49,7 @@ def assert_same_meshes(old: MeshSet, new: MeshSet) -> None:
         assert colours_old == sorted(map(tuple, new.materials[m_new].tolist()))
 
 
-@pytest.mark.parametrize("path", [MINI, TOYO], ids=["MiniProject", "TOYO"])
+@pytest.mark.parametrize("path", [MINI, TOYO, REVIT], ids=["MiniProject", "TOYO", "Revit"])
 def test_sharing_makes_the_same_meshes_as_tessellating_each(path: Path | None) -> None:
     if path is None or not path.is_file():
         pytest.skip("the shared real files are not here")
@@ -108,6 +110,18 @@ def test_a_styled_copy_leaves_its_group() -> None:
     styles = next(s.Styles for s in model.by_type("IfcStyledItem"))
     model.createIfcStyledItem(item, styles, None)
     assert _group_of(model, copy) == copy.GlobalId
+
+
+def test_material_lists_alike_group_until_one_names_another_material() -> None:
+    if REVIT is None or not REVIT.is_file():
+        pytest.skip("the shared real files are not here")
+    model = ifcopenshell.open(str(REVIT))
+    chairs = [p for p in model.by_type("IfcFurnishingElement") if "Chair-Breuer" in (p.Name or "")]
+    own = [ifcopenshell.util.element.get_material(c, should_inherit=False) for c in chairs[:2]]
+    assert own[0].is_a("IfcMaterialList") and own[0].id() != own[1].id()  # one list per chair
+    assert _group_of(model, chairs[1]) == _group_of(model, chairs[0])
+    own[1].Materials = (model.createIfcMaterial("Oak"), *own[1].Materials[1:])
+    assert _group_of(model, chairs[1]) == chairs[1].GlobalId
 
 
 def test_an_element_and_its_copy_group_until_the_copy_s_opening_moves() -> None:
