@@ -70,6 +70,10 @@ class RoomFinder:
                 return r.id
         return None
 
+    def holds(self, room: str, point: np.ndarray) -> bool:
+        """Whether the room's footprint holds the point in plan (whatever other rooms hold it too)."""
+        return any(r.id == room and _in_any_triangle(r.tris, float(point[0]), float(point[1])) for r in self.rooms)
+
     def open_passages(self, step: float = 0.08) -> list[tuple[str, str, np.ndarray]]:
         """Pairs of rooms whose footprints touch with no wall between (open plan), and a point where."""
         found: dict[tuple[str, str], np.ndarray] = {}

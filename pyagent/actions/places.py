@@ -30,18 +30,29 @@ def room_point(ex: Executor, gid: str) -> np.ndarray:
             cents = r.tris.mean(axis=1)
             candidates += list(cents[np.argsort(np.linalg.norm(cents - centre[:2], axis=1))])
     fallback = None
+    finder = ex.graph.finder
+    shared: list[np.ndarray] = []  # points in its footprint where another room is innermost (rooms drawn twice)
     for xy in candidates:
         p = np.array([xy[0], xy[1], floor + 0.05])
-        if ex.graph.finder.room_at(p, min_floor=floor - 0.3) != gid:
+        if finder.room_at(p, min_floor=floor - 0.3) != gid:
+            if len(shared) < 8 and finder.holds(gid, p):
+                shared.append(p)
             continue
         fallback = fallback if fallback is not None else p
-        if not collides(ex, p, 0.8, 0.8, blockers=("IfcWall", "IfcColumn", "IfcStair", "IfcRailing",
-                                                    "IfcFurnishing", "IfcFurniture", "IfcMember")):
+        if not _blocked(ex, p):
+            return p
+    for p in shared:
+        if not _blocked(ex, p):
             return p
     if fallback is not None:
         return fallback
     centre[2] = floor + 0.05
     return centre
+
+
+def _blocked(ex: Executor, p: np.ndarray) -> bool:
+    return collides(ex, p, 0.8, 0.8, blockers=("IfcWall", "IfcColumn", "IfcStair", "IfcRailing", "IfcFurnishing",
+                                                "IfcFurniture", "IfcMember"))
 
 
 def floor_z(ex: Executor, point: np.ndarray) -> float | None:

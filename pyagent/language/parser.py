@@ -278,8 +278,9 @@ class Parser:
         low_confidence = False
         for clause in clauses:
             if len(clauses) > 1 and phrasing.is_aside(clause) \
-                    and re.match(r"(i am|we are) (in|at|on|inside|standing in) (the|this|my|our) ", clause):
-                continue  # "so I'm in the living room, how far ...": where the speaker is, not where to go
+                    and re.match(r"(i am|we are|i was|we were|i have been|we have been) (?!(just )?(going|heading|"
+                                 r"moving|walking|coming|getting) (to|into|in|up|down|over|back)\b)", clause):
+                continue  # "so I'm in the living room, how far ...", "I'm pricing the sanitary, ...": not a request
             try:
                 got = self._clause(clause, ctx, steps)
             except ClauseError as exc:

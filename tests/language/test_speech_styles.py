@@ -92,6 +92,13 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (FZK, "Can you paint the doors green? The client wants to see them in a bold colour.", "paint the doors green"),
     (FZK, "colour the windows bright orange so i can spot them", "paint the windows bright orange"),
     (FZK, "What are the walls made of? Is it brick or concrete?", "what are the walls made of"),
+    # what the speaker is busy with, or a question announced, before the request
+    (FZK, "Quick one for the structure: are all the walls concrete?", "are all the walls concrete"),
+    (DUPLEX, "We're sizing the hot water system, so how many doors are there in the building?",
+     "how many doors are there"),
+    (DUPLEX, "I'm pricing the kitchen, how many windows are there", "how many windows are there"),
+    (DUPLEX, "how many footings are there under the house?", "how many footings are there"),
+    (DUPLEX, "turn the sofa on my left around", "rotate the sofa on my left 180 degrees"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
