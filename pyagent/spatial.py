@@ -191,6 +191,10 @@ class SpatialIndex:
     def compass_mask(self, origin: np.ndarray, rows: np.ndarray, rel: str, use_facing: bool = True) -> np.ndarray:
         """Elements towards a compass direction (true north from the file): external doors, windows and
         walls by the way they face; everything else by where it lies seen from ``origin``."""
+        return self.compass_offsets(origin, rows, rel, use_facing) <= 45.0
+
+    def compass_offsets(self, origin: np.ndarray, rows: np.ndarray, rel: str, use_facing: bool = True) -> np.ndarray:
+        """How far (degrees, 0-180) each element's way (see ``compass_mask``) is from a compass direction."""
         north = self.building.true_north_deg
         heading = {"north": north, "west": north + 90, "south": north + 180, "east": north - 90}[rel]
         d = self.centre[rows, :2] - origin[:2]
@@ -198,7 +202,7 @@ class SpatialIndex:
         if use_facing:
             facing = np.array([self.facing[r] for r in rows], float)
             ang = np.where(np.isnan(facing), ang, facing)
-        return np.abs(wrap_deg(ang - heading)) <= 45.0
+        return np.abs(wrap_deg(ang - heading))
 
     # ---- between elements ------------------------------------------------------------------
     def box_gap(self, row: int, rows: np.ndarray) -> np.ndarray:
@@ -229,7 +233,8 @@ class SpatialIndex:
         return np.array([near, c, [a[0], a[1], c[2]], [b[0], b[1], c[2]], [a[0], b[1], b[2]], [b[0], a[1], a[2]]])
 
     def line_of_sight(self, eye: np.ndarray, row: int, ignore: np.ndarray | None = None) -> bool:
-        """True when at least one sample point of the element is seen from the eye."""
+        """True when at least one sample point of the element is seen from the eye. What the element sits
+        in (a window's wall, known or not: one whose box holds the element's centre) does not hide it."""
         targets = self.sample_points(row, eye)
         lo = np.minimum(eye, targets.min(axis=0)) - 1e-6
         hi = np.maximum(eye, targets.max(axis=0)) + 1e-6
@@ -237,6 +242,8 @@ class SpatialIndex:
         ob_min, ob_max = self.bmin[occ], self.bmax[occ]
         hit = ((ob_max[:, 0] >= lo[0]) & (ob_min[:, 0] <= hi[0]) & (ob_max[:, 1] >= lo[1]) & (ob_min[:, 1] <= hi[1])
                & (ob_max[:, 2] >= lo[2]) & (ob_min[:, 2] <= hi[2]))
+        centre = self.centre[row]
+        hit &= ~np.all((ob_min <= centre + 1e-6) & (centre - 1e-6 <= ob_max), axis=1)
         rows = occ[hit]
         rows = rows[rows != row]
         if ignore is not None:

@@ -27,6 +27,8 @@ from pyagent.vocabulary import (
 )
 
 DIRECTIONAL = ("in_front", "behind", "left", "right")
+#: Where nothing lies within 45 degrees of a compass direction, what lies this close to the nearest way to it.
+COMPASS_SLACK_DEG = 10.0
 SIDE_WORDS = {"in_front": "in front of you", "behind": "behind you", "left": "to your left", "right": "to your right"}
 # Classes never picked unless asked for by class: the spatial structure.
 STRUCTURE = ("IfcSite", "IfcBuilding", "IfcBuildingStorey", "IfcSpace")
@@ -638,7 +640,12 @@ class Resolver:
         if kind in ("north", "south", "east", "west"):
             body = ~sp.structure
             centre = sp.centre[body].mean(axis=0) if body.any() else pose.position
-            return rows[sp.compass_mask(centre, rows, kind)], False
+            off = sp.compass_offsets(centre, rows, kind)
+            if len(off) and not (off <= 45.0).any() and off.min() < 90.0:
+                # a building turned so that nothing faces the way squarely (the roof's two pitches face
+                # south-south-east and north-north-west): those nearest to it
+                return rows[off <= off.min() + COMPASS_SLACK_DEG], False
+            return rows[off <= 45.0], False
         if kind == "on_floor":
             return rows[sp.on_band(rows, band)], True
         if kind == "in":
@@ -826,7 +833,8 @@ class Resolver:
         if rels:
             where = " " + (SIDE_WORDS.get(rels[0]) or {"near": "near you", "within": "that close to you",
                                                         "visible": "in view", "in": "in your room",
-                                                        "on_floor": "on this floor"}.get(rels[0], ""))
+                                                        "on_floor": "on this floor"}.get(rels[0],
+                                                                                        f"to the {rels[0]}"))
         elif sel.get("room"):
             where = " in your room" if sel["room"] in ("mine", "here") else f" in {sel['room']}"
         elif sel.get("storey"):

@@ -230,7 +230,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         noun_found = True
     if noun_found and "name" not in sel and not sel.get("ref"):
         mod = parser._name_modifier(core, sel)
-        if mod:
+        said_as = parser.noun_phrases.tagger.closed.get(tuple(mod.split())) if mod else None
+        if mod and not (said_as is not None and said_as[0] == "SIDE"):  # "the exit door": outside, not a name
             sel["name"] = mod
 
     elif phrase.words_before and not noun_found and not (room_as_target and room_ids is not None):

@@ -251,9 +251,21 @@ class Tagger:
         # a room word that is also a kind of fitting here, said with such a thing ("the bath and the
         # shower"): the fitting
         for i, token in enumerate(out):
-            if token.type == "ROOM" and token.text in self.lex.kinds and self._with_kind(out, i):
+            if token.type == "ROOM" and token.text in self.lex.kinds and (self._with_kind(out, i)
+                                                                          or self._in_a_room(out, i)):
                 out[i] = NPToken("KIND", token.text, self.lex.kinds[token.text], token.plural)
         return out
+
+    @staticmethod
+    def _in_a_room(tokens: list[NPToken], i: int) -> bool:
+        """Is token ``i`` said to be in a room ("the toilet in the WC": the fitting, in that room)?"""
+        j = i + 1
+        if not (j < len(tokens) and tokens[j].type == "LOCATIVE" and tokens[j].text in ("in", "inside", "within")):
+            return False
+        j += 1
+        if j < len(tokens) and tokens[j].type in ("ARTICLE", "DEMONSTRATIVE", "POSSESSIVE"):
+            j += 1
+        return j < len(tokens) and tokens[j].type == "ROOM"
 
     @staticmethod
     def _with_kind(tokens: list[NPToken], i: int) -> bool:

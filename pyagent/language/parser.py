@@ -242,6 +242,12 @@ class Parser:
         them, without any punctuation, that mean nothing as they stand are read again with the pauses a
         speaker makes put back (``with_pauses``)."""
         got = self._parse(text, scene, dialogue)
+        if got.program is None:
+            fixed = _target_corrected(normalise(text))
+            if fixed is not None:
+                again = self._parse(fixed, scene, dialogue)
+                if again.program is not None:
+                    return again
         if got.program is None and not got.recognised and not re.search(r"[,.;:?!]", text):
             paused = with_pauses(text)
             if paused != text:
@@ -276,6 +282,7 @@ class Parser:
         clauses = split_clauses(t)
         steps: list[Step] = []
         low_confidence = False
+        said_before = ""
         for clause in clauses:
             if len(clauses) > 1 and phrasing.is_aside(clause) \
                     and re.match(r"(i am|we are|i was|we were|i have been|we have been) (?!(just )?(going|heading|"
@@ -298,7 +305,14 @@ class Parser:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
             low_confidence |= not confident
+            if len(new_steps) == 1 and new_steps[0].get("op") == "undo" and steps and steps[-1].get("op") == "undo":
+                # "put them back, undo that": one undo said two ways; "undo, undo": two
+                if clause == said_before:
+                    more = int(new_steps[0].get("count", 1))
+                    steps[-1] = {"op": "undo", "count": int(steps[-1].get("count", 1)) + more}
+                continue
             steps.extend(new_steps)
+            said_before = clause
         if not steps:
             return ParseResult(None, 0.0, "no action found", clauses)
         if meant_sel:
@@ -480,7 +494,7 @@ class Parser:
         if of_room and self._only_a_room(of_room.group("room")) and self._only_a_room(b):
             return a, of_room.group("things") + b
         if re.match(_DETERMINER, b):
-            return a, b
+            return self._place_shared(a, b), b
         b_head = self._class_re.match(b) or self._kind_re.match(b)
         a_heads = list(self._class_re.finditer(a)) or list(self._kind_re.finditer(a))
         if b_head is None or not a_heads or a_heads[-1].end() != len(a):
@@ -492,6 +506,25 @@ class Parser:
         if re.sub(_DETERMINER, "", before).strip():  # "the steel posts and beams": steel beams
             b = before + b
         return a, b
+
+    def _place_shared(self, a: str, b: str) -> str:
+        """"The toilet and the hand basin in the WC": a first thing said with nothing after it is in the place
+        the second is said to be in (a room, a storey: not a relation to the user or to another thing)."""
+        a_heads = list(self._class_re.finditer(a)) or list(self._kind_re.finditer(a))
+        if not a_heads or a_heads[-1].end() != len(a) or not re.fullmatch(r"(the|all the) ", a[:a_heads[-1].start()]):
+            return a
+        det = re.match(_DETERMINER, b)
+        rest = b[det.end():] if det is not None else b
+        b_head = self._class_re.match(rest) or self._kind_re.match(rest)
+        if b_head is None:
+            return a
+        post = rest[b_head.end():]
+        place = re.match(r"^ (in|on|inside) (the|this|my|our) (?P<where>[^,]+)$", post)
+        storey = place is not None and re.fullmatch(r"(ground|first|second|third|top|upper|lower) floor",
+                                                    place.group("where")) is not None
+        if place and (storey or self._only_a_room(place.group("where"))):
+            return a + post
+        return a
 
     def _only_a_room(self, said: str) -> bool:
         """Does ``said`` name one of the building's rooms and nothing else ("the toilet", "my bedroom")?"""
@@ -1927,6 +1960,26 @@ def isolated(sel: Selector) -> Selector:
 def _colour_pattern() -> str:
     mods = "|".join(sorted(COLOUR_MODIFIERS, key=len, reverse=True))
     return rf"(?:(?:{mods}) )?(?:{'|'.join(sorted(COLOURS, key=len, reverse=True))})"
+
+
+_CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|those|these|that|this|my) [^,]+?)"
+                               r"(?: , (?P<rest>[^,]+))?")
+_LAST_DETERMINER = re.compile(r"\b(all the|the|those|these|that|this|my)\b(?!.*\b(the|those|these|that|this|my)\b)")
+
+
+def _target_corrected(t: str) -> str | None:
+    """"Colour the bathroom door, sorry, I mean the office door, yellow", "the total weight of the HEA one
+    twenty, sorry, the HEA hundred beams" (normalised to "..., i mean ..."): the request said again with the
+    thing meant in place of the last thing named before the correction, and what followed it; None when the
+    text has no such correction."""
+    m = _CORRECTED_TARGET.fullmatch(t)
+    if m is None:
+        return None
+    last = _LAST_DETERMINER.search(m.group("req"))
+    if last is None:
+        return None
+    rest = f" {m.group('rest')}" if m.group("rest") else ""
+    return f"{m.group('req')[:last.start()]}{m.group('np')}{rest}"
 
 
 def _value_corrected(t: str) -> str:

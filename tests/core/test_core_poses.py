@@ -14,12 +14,14 @@ import copy
 import json
 import math
 
+import ifcopenshell
 import numpy as np
 import pytest
 from core_ifc_facts import space_of, world_bbox
 from core_support import Loaded, pose
 
 from pyagent.actions import places
+from pyagent.language.evaluate import real_dir
 from pyagent.model import Pose
 from pyagent.script import handle_line
 from pyagent.session import Session
@@ -373,3 +375,40 @@ def test_duplex_route_to_a_shared_room_name_takes_the_near_one(duplex: Loaded) -
     # unit A's only round the outside of the building (over 40 m).
     r = s.do({"steps": [{"op": "route", "to": {"room": "Bedroom 2"}}]})
     assert r.ok and r.value < 20.0 and "outside" not in r.answer, r.answer
+
+
+def test_a_window_its_wall_was_not_cut_for_is_seen_in_front() -> None:
+    """The Vectorworks house (no rooms) writes its window AW6 without a fills relation and its wall W1 without
+    the opening cut (ifcopenshell: AW6 x 5.99-8.04, y 0.87-1.07, z 3.87-5.13, inside W1's box). Facing it
+    across the open upper floor, it is the window in front of the user, 4.93 m to its face."""
+    real = real_dir()
+    path = real / "vectorworks2013_japanese_unicode.ifc" if real else None
+    if path is None or not path.is_file():
+        pytest.skip("the shared real files are not here")
+    model = ifcopenshell.open(str(path))
+    assert not model.by_type("IfcRelFillsElement")
+    s = Session.open(path)
+    ok, value, answer = run(s, pose(7.0, 6.0, 4.6, 270), WINDOW | {"relations": [{"rel": "in_front"}]})
+    assert ok and names_in(s, value) == ["AW6"], answer
+    ok, value, answer = run(s, pose(7.0, 6.0, 4.6, 90), WINDOW | {"relations": [{"rel": "in_front"}]})
+    assert ok and value == [], answer  # facing away it is behind
+
+
+def names_in(s: Session, value: object) -> list[str]:
+    assert isinstance(value, list), value
+    return [s.building.elements[g].name for g in value]
+
+
+def test_the_south_side_of_a_roof_on_a_turned_house(fzk: Loaded) -> None:
+    """The house is turned 40 degrees from true north (its context's TrueNorth): its two roof pitches, Dach-2
+    at the -Y side and Dach-1 at the +Y side, face 50 degrees off south and north, so neither lies squarely
+    south; the south side of the roof is the pitch nearest to south, and only that one."""
+    ctx = next(c for c in fzk.model.by_type("IfcGeometricRepresentationContext") if c.TrueNorth is not None)
+    x, y = ctx.TrueNorth.DirectionRatios[:2]
+    assert math.degrees(math.atan2(y, x)) == pytest.approx(40.0, abs=0.1)  # north along (0.77, 0.64)
+    assert world_bbox(fzk.model, fzk.gid("Dach-2", "IfcSlab"))[1][1] <= world_bbox(
+        fzk.model, fzk.gid("Dach-1", "IfcSlab"))[0][1] + 1e-6  # Dach-2 lies on the -Y side
+    roof = {"class": ["IfcRoof"]}
+    for side, name in (("south", "Dach-2"), ("north", "Dach-1")):
+        ok, value, answer = run(fzk.session(), WOHNEN, roof | {"relations": [{"rel": side}]})
+        assert ok and names(fzk, value) == [name], (side, answer)

@@ -17,6 +17,11 @@ from pyagent.model import Pose
 FZK = "AC20-FZK-Haus.ifc"
 DUPLEX = "duplex.ifc"
 NIEDRIHA = "buildings/archicad9_niedriha.ifc"
+JASMIN = "buildings/archicad9_jasmin-sun.ifc"
+HOM = "buildings/blenderbim_example-hom.ifc"
+FLATS = "buildings/revit2024por_building-teste-gis.ifc"
+OFFICE = "buildings/archicad18_multizone-office.ifc"
+TOYO = "real/tekla_TOYO_INK_Legkezelo.ifc"
 IN_FZK_KITCHEN = {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 IN_DUPLEX = {"position": [4.0, 4.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 
@@ -99,6 +104,21 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (DUPLEX, "I'm pricing the kitchen, how many windows are there", "how many windows are there"),
     (DUPLEX, "how many footings are there under the house?", "how many footings are there"),
     (DUPLEX, "turn the sofa on my left around", "rotate the sofa on my left 180 degrees"),
+    # a thing corrected mid-sentence, the rest said after it
+    (FZK, "colour the bathroom door, sorry, I mean the office door, yellow", "colour the office door yellow"),
+    (TOYO, "what's the total weight of the HEA one twenty, sorry, the HEA hundred beams?",
+     "what is the total weight of the HEA hundred beams"),
+    # misheard, non-native, or said with the case it is asked for
+    (FZK, "how many windows as the living room got", "how many windows has the living room got"),
+    (JASMIN, "the toilet downstairs, it has a window or no?", "does the toilet downstairs have a window"),
+    (FLATS, "please bring me in the kitchen of the apartment on top floor", "take me to the kitchen on the top floor"),
+    (FZK, "if a fire starts in here, how far would I have to walk to the front door?",
+     "how far would I have to walk to the front door"),
+    # places and parts said in other words
+    (HOM, "how many doors open off the hallway on the first floor?", "how many doors are in the hallway on the first floor"),
+    (OFFICE, "how far am I from the exit door at the north end?", "how far am I from the outside door on the north side"),
+    (JASMIN, "hide the toilet and the hand basin in the WC", "hide the toilet in the WC and the hand basin in the WC"),
+    (FZK, "make the south side of the roof see-through", "make the south roof see-through"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
@@ -195,3 +215,29 @@ def test_a_kind_is_not_found_inside_another_word(sessions: ev.Sessions) -> None:
              if any(w in f"{e.name} {e.type_name}".lower() for w in ("toilet", "wc", " loo"))]
     assert named == [] and s.executor.peek({"kind": "toilet"}) == []
     assert s.executor.peek({"kind": "sofa"})  # a kind said as a word of a name is found
+
+
+def test_an_undo_said_two_ways_is_one_and_said_twice_is_two(sessions: ev.Sessions) -> None:
+    """"Hmm no, put them back, undo that" takes back the last change only; "undo, undo" the last two."""
+    s = sessions.fresh(DUPLEX)
+    s.set_pose(Pose.from_json(IN_DUPLEX))
+    for request in ("hide the doors", "hide the windows"):
+        assert s.say(request).ok, request
+    once = s.say("hmm no, put them back, undo that")
+    assert once.ok and once.program == {"steps": [{"op": "undo"}]}, once.answer
+    assert {s.building.elements[g].ifc_class for g in s.scene.hidden} == {"IfcDoor"}
+    assert s.say("hide the windows").ok
+    twice = s.say("undo, undo")
+    assert twice.ok and twice.program == {"steps": [{"op": "undo", "count": 2}]}, twice.answer
+    assert not s.scene.hidden
+
+
+def test_their_average_after_a_count(sessions: ev.Sessions) -> None:
+    """"How many offices are there?" then "and what's their average size": the average area of those rooms."""
+    s = sessions.fresh(OFFICE)
+    counted = s.say("how many offices are there?")
+    assert counted.ok and counted.value > 1, counted.answer
+    got = s.say("and whats their average size")
+    want = sessions.fresh(OFFICE).say("what is the average size of the offices")
+    assert got.ok and want.ok, (got.answer, want.answer)
+    assert got.value == pytest.approx(want.value)
