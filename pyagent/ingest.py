@@ -304,6 +304,12 @@ def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str,
     c = el.centre
     half_t = 0.5 * float(np.ptp(v @ across)) if len(v) else 0.1
     half_l = 0.5 * float(np.ptp(v @ along)) if len(v) else 0.5
+    reach = {1.0: half_t, -1.0: half_t}  # from the centre to each face
+    if el.host is not None and el.host in mesh_index:  # a door set flush with one face of a thick wall: its wall's
+        wall = meshes.element(mesh_index[el.host])[0].astype(float) - c  # faces, not its own
+        near = (wall @ across)[np.abs(wall @ along) <= half_l + 0.5]
+        if len(near):
+            reach = {1.0: max(half_t, float(near.max())), -1.0: max(half_t, -float(near.min()))}
     z = float(el.bbox_min[2]) + min(1.0, 0.5 * float(el.bbox_max[2] - el.bbox_min[2]))
     is_wall = el.ifc_class.startswith(("IfcWall", "IfcCurtainWall"))
     fractions = (-0.4, -0.2, 0.0, 0.2, 0.4) if is_wall else (0.0,)
@@ -312,7 +318,7 @@ def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str,
     for sign in (1.0, -1.0):
         hit_side = False
         for f in fractions:
-            p = c + along * (2 * f * half_l) + across * sign * (half_t + 0.25)
+            p = c + along * (2 * f * half_l) + across * sign * (reach[sign] + 0.25)
             p[2] = z
             room = finder.room_at(p)
             if room is not None:

@@ -23,12 +23,13 @@ from pyagent.placements import Placements
 from pyagent.progress import Progress, no_progress
 from pyagent.tessellate import MeshSet, Pass, concat, tessellate_passes
 
-# 25: a room without a stored area gets its footprint, not its box; 24: a surface model with openings made in
+# 26: a door's or window's rooms looked for beyond its wall's faces; 25: a room without a stored area gets
+# its footprint, not its box; 24: a surface model with openings made in
 # the first pass; 23: a boolean body's colour from its material set's materials; 22: boolean bodies without
 # slivers, mapped items; 21: boolean bodies made with manifold3d in the first pass; 20: repeated shapes
 # tessellated once; 19: a filler with no body of its own gets its opening's; 18: repeated geometry written
 # once in the glb; 17: two tessellation passes
-CACHE_VERSION = 25
+CACHE_VERSION = 26
 
 
 @dataclass

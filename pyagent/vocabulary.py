@@ -57,6 +57,8 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "kitchenette": ("kitchenette", "küchenzeile", "kitchen unit", "pantry"),
     "mailbox": ("mailbox", "mail box", "letterbox", "letter box", "postbox", "briefkasten", "boîte aux lettres",
                 "brievenbus", "caixa de correio", "buzón"),
+    "canopy": ("canopy", "awning", "porch roof", "vordach", "überdachung", "luifel", "auvent", "marquise", "pensilina",
+               "tettoia", "marquesina", "alpendre", "козырек", "козырёк"),
     "brise soleil": ("brise", "brise soleil", "brise-soleil", "sunshade", "sun shade", "louvre", "louver", "lamelle"),
 }
 

@@ -29,6 +29,10 @@ from pyagent.vocabulary import (
 DIRECTIONAL = ("in_front", "behind", "left", "right")
 #: Where nothing lies within 45 degrees of a compass direction, what lies this close to the nearest way to it.
 COMPASS_SLACK_DEG = 10.0
+#: Over or under a thing thinner than this in plan (a door, a window, a wall) is also what starts within
+#: ``OVER_THIN_SLACK_M`` of it (a canopy over a door begins at the wall's outer face).
+THIN_IN_PLAN_M = 0.6
+OVER_THIN_SLACK_M = 0.3
 SIDE_WORDS = {"in_front": "in front of you", "behind": "behind you", "left": "to your left", "right": "to your right"}
 # Classes never picked unless asked for by class: the spatial structure.
 STRUCTURE = ("IfcSite", "IfcBuilding", "IfcBuildingStorey", "IfcSpace")
@@ -584,11 +588,17 @@ class Resolver:
                     if len(joining):
                         return joining, False
                 return rows[sp.between_mask(a, c, rows)], False
-            if kind in ("above", "below"):
-                lo, hi = sp.bmin[anchors].min(axis=0), sp.bmax[anchors].max(axis=0)
-                overlap = np.all(sp.bmax[rows, :2] > lo[:2], axis=1) & np.all(sp.bmin[rows, :2] < hi[:2], axis=1)
-                vert = sp.bmin[rows, 2] >= hi[2] - 0.05 if kind == "above" else sp.bmax[rows, 2] <= lo[2] + 0.05
-                return rows[overlap & vert], False
+            if kind in ("above", "below"):  # over or under any one of the anchors
+                keep = np.zeros(len(rows), bool)
+                for a in anchors:
+                    lo, hi = sp.bmin[a].copy(), sp.bmax[a].copy()
+                    if float(np.min(hi[:2] - lo[:2])) < THIN_IN_PLAN_M:  # a door in its wall: the canopy over it
+                        lo[:2] -= OVER_THIN_SLACK_M                 # starts at the wall's face
+                        hi[:2] += OVER_THIN_SLACK_M
+                    overlap = np.all(sp.bmax[rows, :2] > lo[:2], axis=1) & np.all(sp.bmin[rows, :2] < hi[:2], axis=1)
+                    vert = sp.bmin[rows, 2] >= hi[2] - 0.05 if kind == "above" else sp.bmax[rows, 2] <= lo[2] + 0.05
+                    keep |= overlap & vert
+                return rows[keep], False
             if kind in ("north", "south", "east", "west"):
                 origin = sp.centre[anchors].mean(axis=0)
                 return rows[sp.compass_mask(origin, rows, kind, use_facing=False)], False

@@ -288,6 +288,9 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             in_names = _said_in_names(head.text, sel, ctx)
             if in_names:
                 sel["name"] = in_names
+    if phrase.sizes and size is None and noun_found and not said_plural and sel.get("limit") == 1 \
+            and "order" not in sel and (sel.get("relations") or sel.get("storey")) and not room_as_target:
+        sel["order"] = phrase.sizes[0]  # "the big garage door": the biggest of the doors there
     if sel.get("class") == [] and "kind" not in sel:
         sel.pop("class")
     return sel
@@ -300,12 +303,17 @@ def _sized(room: Selector, ids: list[str], size: str | None) -> Selector:
     return {"class": ["IfcSpace"], "ids": sorted(ids), "order": size, "limit": 1}
 
 
-def _anchor(phrase: NounPhrase, parser: Parser, ctx: ParseContext) -> Selector | None:
+def _anchor(phrase: NounPhrase, parser: Parser, ctx: ParseContext, each: bool = False) -> Selector | None:
+    """The one thing a relation is to; with ``each`` (over, under), all of a plural phrase ("the canopies
+    over the front doors": over each of them)."""
     from pyagent.language.parser import _has_noun, _singular
 
     sel = selector_of(phrase, parser, ctx)
     if sel is None or not _has_noun(sel):
         return None
+    if each and phrase.head is not None and phrase.head.plural and not phrase.superlatives \
+            and phrase.ordinal is None:
+        return sel
     return _singular(sel, phrase.text, force=True)
 
 
@@ -316,7 +324,7 @@ def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] 
         if r.rel == "within":
             return {"rel": "within", "distance": round(r.distance or 0.0, 4)}
         return {"rel": r.rel}
-    anchor = _anchor(r.anchor, parser, ctx)
+    anchor = _anchor(r.anchor, parser, ctx, each=r.rel in ("above", "below"))
     if anchor is None:
         return None
     if r.rel == "part_of":  # "the panels in the curtain wall": parts of it or set in it

@@ -343,3 +343,18 @@ def test_a_room_without_a_stored_area_has_its_plan_area(tmp_path: Path) -> None:
         box = (el.bbox_max[0] - el.bbox_min[0]) * (el.bbox_max[1] - el.bbox_min[1])
         boxy += box > plan * 1.1
     assert boxy >= 1  # some room is no rectangle (its box would give a wrong area)
+
+
+def test_a_door_flush_with_the_outer_face_of_a_thick_wall_opens_into_its_room(tmp_path: Path) -> None:
+    """The Renga house's garage door is 5 cm thick and set at the outer face of a wall some 0.4 m thick
+    (ifcopenshell: the door's box y -7.05..-7.00, the garage space 'Гараж' from y -6.60): the rooms on its two
+    sides are the garage and the outside, found beyond its wall's faces, not its own."""
+    from pyagent.language.evaluate import BUILDINGS_DIR
+
+    path = BUILDINGS_DIR / "renga_house.ifc"
+    model = ifcopenshell.open(str(path))
+    garage = next(s for s in model.by_type("IfcSpace") if s.LongName == "Гараж")
+    door = model.by_guid("1rU5_ytFj2w9rOKxGO8Gln")
+    assert door.is_a("IfcDoor") and door.OverallWidth == pytest.approx(3000.0)
+    lb = load(path, cache=tmp_path)
+    assert set(lb.building.elements[door.GlobalId].sides) == {garage.GlobalId, OUTSIDE}

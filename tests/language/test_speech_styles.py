@@ -22,6 +22,9 @@ HOM = "buildings/blenderbim_example-hom.ifc"
 FLATS = "buildings/revit2024por_building-teste-gis.ifc"
 OFFICE = "buildings/archicad18_multizone-office.ifc"
 TOYO = "real/tekla_TOYO_INK_Legkezelo.ifc"
+SMILEY = "buildings/archicad11_smiley-west.ifc"
+RENGA = "buildings/renga_house.ifc"
+BPI = "buildings/autocadarch2012_bpi-office.ifc"
 IN_FZK_KITCHEN = {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 IN_DUPLEX = {"position": [4.0, 4.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 
@@ -115,10 +118,17 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (FZK, "if a fire starts in here, how far would I have to walk to the front door?",
      "how far would I have to walk to the front door"),
     # places and parts said in other words
-    (HOM, "how many doors open off the hallway on the first floor?", "how many doors are in the hallway on the first floor"),
-    (OFFICE, "how far am I from the exit door at the north end?", "how far am I from the outside door on the north side"),
+    (HOM, "how many doors open off the hallway on the first floor?",
+     "how many doors are in the hallway on the first floor"),
+    (OFFICE, "how far am I from the exit door at the north end?",
+     "how far am I from the outside door on the north side"),
     (JASMIN, "hide the toilet and the hand basin in the WC", "hide the toilet in the WC and the hand basin in the WC"),
     (FZK, "make the south side of the roof see-through", "make the south roof see-through"),
+    (BPI, "For the lease we need the total floor area of all the rooms added together. What does that come to?",
+     "what is the total floor area of all the rooms"),
+    (BPI, "How long is the way to walk until the toilet from here?", "how far is the walk to the toilet"),
+    (SMILEY, "Those little canopies over the front doors, can you make them red? I want to see all five at once.",
+     "make the canopies above the front doors red"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
@@ -241,3 +251,18 @@ def test_their_average_after_a_count(sessions: ev.Sessions) -> None:
     want = sessions.fresh(OFFICE).say("what is the average size of the offices")
     assert got.ok and want.ok, (got.answer, want.answer)
     assert got.value == pytest.approx(want.value)
+
+
+def test_canopies_over_each_front_door_and_the_big_door_of_a_room(sessions: ev.Sessions) -> None:
+    """The Smiley terrace's five canopies ('Vordach', German only) are over its five front doors, each just
+    outside its door's wall; the Renga house's garage has a 3 m door and a 0.9 m one: "the big garage door"
+    is the 3 m one (ifcopenshell: OverallWidth 3000 mm, GlobalId 1rU5_ytFj2w9rOKxGO8Gln)."""
+    s = sessions.fresh(SMILEY)
+    got = s.say("make the canopies over the front doors red")
+    assert got.ok, got.answer
+    assert len(s.scene.colors) == 5
+    assert all("vordach" in s.building.elements[g].name.lower() for g in s.scene.colors)
+    s = sessions.fresh(RENGA)
+    got = s.say("make the big garage door fifty percent transparent")
+    assert got.ok, got.answer
+    assert set(s.scene.colors) == {"1rU5_ytFj2w9rOKxGO8Gln"} and s.scene.colors["1rU5_ytFj2w9rOKxGO8Gln"][3] == 0.5
