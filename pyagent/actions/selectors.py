@@ -27,6 +27,8 @@ from pyagent.vocabulary import (
 )
 
 DIRECTIONAL = ("in_front", "behind", "left", "right")
+#: Classes never looked for by name where the file has none (rooms and storeys are the building's own lists).
+_NOT_BY_NAME = frozenset({"IfcSpace", "IfcBuildingStorey", "IfcBuilding", "IfcSite", "IfcProject"})
 #: Where nothing lies within 45 degrees of a compass direction, what lies this close to the nearest way to it.
 COMPASS_SLACK_DEG = 10.0
 #: Over or under a thing thinner than this in plan (a door, a window, a wall) is also what starts within
@@ -413,7 +415,12 @@ class Resolver:
         els = b.elements
         ids = sp.ids
         if sel.get("class"):
-            rows = rows[sp.class_mask(frozenset(sel["class"]))[rows]]
+            of_class = sp.class_mask(frozenset(sel["class"]))
+            if of_class.any() or sel.get("ids"):
+                rows = rows[of_class[rows]]
+            else:  # the file has none of the class: what its names call so ("Roofplate" typed slabs for the roof)
+                noun = class_noun(sel["class"][0])
+                rows = kind_rows(els, ids, rows, noun) if sel["class"][0] not in _NOT_BY_NAME else rows[:0]
         if sel.get("kind") and sel.get("name"):
             kinds = kind_rows(els, ids, rows, sel["kind"])
             both = name_rows(els, ids, kinds, sel["name"])

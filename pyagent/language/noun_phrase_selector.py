@@ -54,9 +54,14 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         raise NotCovered("unknown words after the head")
     if phrase.house_number is not None:
         raise NotCovered("a house of several by its number")
-    if phrase.rooms_listed:  # "the kitchen and the WC"
-        ids = sorted({g for r in phrase.rooms if r.entry is not None for g in r.entry.ids})
-        return {"class": ["IfcSpace"], "ids": ids} if ids else None
+    if phrase.rooms_listed:  # "the kitchen and the WC"; in a duplex, the kitchen the user means of the two
+        ids: set[str] = set()
+        for listed in phrase.rooms:
+            if listed.entry is None:
+                continue
+            one = parser._room_selector(list(listed.entry.ids), ctx, plural=listed.plural)
+            ids |= set(ctx.scene.peek(one) if one.get("limit") == 1 else one["ids"])
+        return {"class": ["IfcSpace"], "ids": sorted(ids)} if ids else None
     if len(phrase.rooms) > 1 or len(phrase.storeys) > 1 or len(phrase.marks) > 1:
         raise NotCovered("more than one room, storey or mark")
     if phrase.head is None and phrase.words_before and not phrase.rooms:

@@ -1989,16 +1989,22 @@ def _value_corrected(t: str) -> str:
     m = re.fullmatch(r"(?P<req>.+) , (?:i mean(?:t)? |make (?:it|that|them) |rather |actually )?(?P<val>[^,]+)", t)
     if m is None:
         return t
-    req, val = m.group("req"), m.group("val").strip()
+    req, val = m.group("req"), re.sub(r"^(just|only) ", "", m.group("val").strip())
+    val = _SMALL_NUMBERS.get(val, val)
     colour = _colour_pattern()
     length = rf"\d+(?:\.\d+)? ?(?:{_unit_words()})"
-    for kind in (colour, length):
+    side = r"(?:to the |to my |on the |on my )?(?:left|right)|(?:anti|counter)?clockwise"
+    number = r"\d+(?:\.\d+)?"  # "go up 2 floors, no wait, just one": the count
+    for kind in (colour, length, side, number):
         if re.fullmatch(kind, val):
-            said = list(re.finditer(rf"\b{kind}\b", req))
+            said = list(re.finditer(rf"\b(?:{kind})\b", req))
             if said:
                 last = said[-1]
                 return req[:last.start()] + val + req[last.end():]
     return t
+
+
+_SMALL_NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
 
 
 def _retargeted(steps: list[Step], sel: Selector) -> list[Step]:

@@ -25,6 +25,7 @@ TOYO = "real/tekla_TOYO_INK_Legkezelo.ifc"
 SMILEY = "buildings/archicad11_smiley-west.ifc"
 RENGA = "buildings/renga_house.ifc"
 BPI = "buildings/autocadarch2012_bpi-office.ifc"
+ROOFTOP = "buildings/archicad20_rooftop-4zones.ifc"
 IN_FZK_KITCHEN = {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 IN_DUPLEX = {"position": [4.0, 4.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 
@@ -129,6 +130,15 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (BPI, "How long is the way to walk until the toilet from here?", "how far is the walk to the toilet"),
     (SMILEY, "Those little canopies over the front doors, can you make them red? I want to see all five at once.",
      "make the canopies above the front doors red"),
+    (DUPLEX, "Turn the bed ninety degrees to the left, sorry, to the right.",
+     "turn the bed ninety degrees to the right"),
+    (DUPLEX, "Go up two floors, no wait, just one.", "go up one floor"),
+    (ROOFTOP, "How much space is there between the shower and the toilet?", "how far is the shower from the toilet"),
+    (ROOFTOP, "How many beams are up in the roof? Not the floor joists, just the roof.",
+     "how many beams are in the roof"),
+    (FZK, "where does the door in this room lead to?", "which rooms are connected to this room"),
+    (DUPLEX, "Just so I get a feel for the size, the kitchen and the living room together, how many square metres "
+             "is that?", "what is the total area of the kitchen and the living room"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
@@ -266,3 +276,20 @@ def test_canopies_over_each_front_door_and_the_big_door_of_a_room(sessions: ev.S
     got = s.say("make the big garage door fifty percent transparent")
     assert got.ok, got.answer
     assert set(s.scene.colors) == {"1rU5_ytFj2w9rOKxGO8Gln"} and s.scene.colors["1rU5_ytFj2w9rOKxGO8Gln"][3] == 0.5
+
+
+def test_the_roof_of_a_file_without_one_and_the_rooms_of_this_unit(sessions: ev.Sessions) -> None:
+    """The rooftop flat has no IfcRoof: its roof is a slab typed 'Roofplate 338' (ifcopenshell), which "the
+    roof" hides. In the duplex, "the kitchen and the living room" are those of the user's own flat, two rooms
+    of the four."""
+    s = sessions.fresh(ROOFTOP)
+    got = s.say("hide the roof")
+    assert got.ok, got.answer
+    assert [s.building.elements[g].type_name for g in s.scene.hidden] == ["Roofplate 338"]
+    s = sessions.fresh(DUPLEX)
+    s.set_pose(Pose.from_json(IN_DUPLEX))
+    got = s.say("what is the total area of the kitchen and the living room")
+    assert got.ok, got.answer
+    rooms = got.program["steps"][0]["target"]["ids"]
+    here = s.view().user_storey()
+    assert len(rooms) == 2 and {s.building.elements[g].storey for g in rooms} == {here}
