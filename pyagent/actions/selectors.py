@@ -29,6 +29,9 @@ from pyagent.vocabulary import (
 DIRECTIONAL = ("in_front", "behind", "left", "right")
 #: Classes never looked for by name where the file has none (rooms and storeys are the building's own lists).
 _NOT_BY_NAME = frozenset({"IfcSpace", "IfcBuildingStorey", "IfcBuilding", "IfcSite", "IfcProject"})
+#: A column or wall filed on a lower storey is also on a storey it rises this far into (through both floors).
+RISES_INTO_M = 1.5
+_RISING_CLASSES = ("IfcColumn", "IfcWall", "IfcCurtainWall")
 #: Where nothing lies within 45 degrees of a compass direction, what lies this close to the nearest way to it.
 COMPASS_SLACK_DEG = 10.0
 #: Over or under a thing thinner than this in plan (a door, a window, a wall) is also what starts within
@@ -435,7 +438,12 @@ class Resolver:
             rows = name_rows(els, ids, rows, sel["name"])
         if sel.get("storey"):
             st = resolve_storey(b, ctx, sel["storey"])
-            rows = rows[sp.storey_of[rows] == st.id]
+            on = sp.storey_of[rows] == st.id
+            # a column or wall filed on a storey below that rises through this one is on it too
+            rising = (sp.bmin[rows, 2] <= st.elevation) & (sp.bmax[rows, 2] >= st.elevation + RISES_INTO_M) & ~on
+            if rising.any():
+                rising[rising] = [els[ids[r]].ifc_class.startswith(_RISING_CLASSES) for r in rows[rising]]
+            rows = rows[on | rising]
         if sel.get("room"):
             rooms = set(resolve_room(b, ctx, sel["room"]))
             rows = rows[[bool(els[ids[r]].room in rooms or rooms & set(els[ids[r]].sides)) for r in rows]]
@@ -483,13 +491,15 @@ class Resolver:
 
     def _units(self, rows: np.ndarray, sel: dict[str, Any]) -> list[str]:
         """Per row, the thing it belongs to for counting: the bodiless whole it is a part of when the
-        selector asked for the whole's class, else itself (as '#row')."""
+        selector asked for the whole's class (a staircase's flights and stringers are one staircase) or not
+        for the part's own, else itself (as '#row')."""
         wanted = set(sel.get("class") or ())
         out = []
         for r in rows:
             el = self.b.elements[self.sp.ids[r]]
-            if wanted and el.whole is not None and not class_matches(
-                    self.b.schema, el.ifc_class, el.properties.get("PredefinedType"), wanted):
+            if wanted and el.whole is not None and (
+                    el.whole_class is not None and class_matches(self.b.schema, el.whole_class, None, wanted)
+                    or not class_matches(self.b.schema, el.ifc_class, el.properties.get("PredefinedType"), wanted)):
                 out.append(el.whole)
             else:
                 out.append(f"#{int(r)}")
@@ -850,8 +860,9 @@ class Resolver:
         if rels:
             where = " " + (SIDE_WORDS.get(rels[0]) or {"near": "near you", "within": "that close to you",
                                                         "visible": "in view", "in": "in your room",
-                                                        "on_floor": "on this floor"}.get(rels[0],
-                                                                                        f"to the {rels[0]}"))
+                                                        "on_floor": "on this floor", "north": "to the north",
+                                                        "south": "to the south", "east": "to the east",
+                                                        "west": "to the west"}.get(rels[0], ""))
         elif sel.get("room"):
             where = " in your room" if sel["room"] in ("mine", "here") else f" in {sel['room']}"
         elif sel.get("storey"):

@@ -398,7 +398,13 @@ class Lexicon:
             if key in self.properties:
                 return self.properties[key]
         hit = process.extractOne(squeeze(words), list(self.properties), scorer=fuzz.ratio, score_cutoff=90)
-        return self.properties[hit[0]] if hit is not None else None
+        if hit is not None:
+            return self.properties[hit[0]]
+        # one property whose name has the words among its own ("glazing" in "Glazing Type"; as another language
+        # writes it, "Ausführung Verglasung")
+        wanted = set((PROPERTY_WORDS.get(words) or words).split())
+        having = {name for name in self.properties.values() if wanted <= {fold(w) for w in _words(name)}}
+        return next(iter(having)) if len(having) == 1 else None
 
     def closest_properties(self, phrase: str, limit: int = 3) -> list[str]:
         """The building's property names nearest in spelling to ``phrase``."""

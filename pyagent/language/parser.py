@@ -315,6 +315,10 @@ class Parser:
             said_before = clause
         if not steps:
             return ParseResult(None, 0.0, "no action found", clauses)
+        undos = [st for st in steps if st.get("op") == "undo"]
+        if undos and all(st.get("op") == "undo" or st.get("op") == "show" and "ref" in st.get("target", {})
+                         for st in steps):
+            steps = undos[:1]  # "bring her back, undo that": showing what was hidden is the undo said first
         if meant_sel:
             steps = _retargeted(steps, meant_sel)
         if len(steps) > 8:
@@ -1525,8 +1529,8 @@ class Parser:
                 s2[key] = base
                 steps.append(s2)
                 continue
-            if _has_noun(sel):
-                for k in ("class", "kind", "name", "ids", "ref"):
+            if _has_noun(sel):  # other things: how many of them is theirs too ("the table?" ... "and the chairs?")
+                for k in ("class", "kind", "name", "ids", "ref", "limit", "order", "ordinal"):
                     base.pop(k, None)
             if "storey" in sel or "room" in sel:
                 base.pop("storey", None)
@@ -1962,8 +1966,8 @@ def _colour_pattern() -> str:
     return rf"(?:(?:{mods}) )?(?:{'|'.join(sorted(COLOURS, key=len, reverse=True))})"
 
 
-_CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|those|these|that|this|my) [^,]+?)"
-                               r"(?: , (?P<rest>[^,]+))?")
+_CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (only |just )?(?P<np>(the|all the|those|these|that|this|my) "
+                               r"[^,]+?)(?: , (?P<rest>[^,]+))?")
 _LAST_DETERMINER = re.compile(r"\b(all the|the|those|these|that|this|my)\b(?!.*\b(the|those|these|that|this|my)\b)")
 
 
@@ -1979,7 +1983,11 @@ def _target_corrected(t: str) -> str | None:
     if last is None:
         return None
     rest = f" {m.group('rest')}" if m.group("rest") else ""
-    return f"{m.group('req')[:last.start()]}{m.group('np')}{rest}"
+    np_said = m.group("np")
+    named = m.group("req")[last.start():].split()
+    if re.search(r"\bones?\b", np_said) and len(named) > 1:  # "hide the columns, no, only the ones upstairs"
+        np_said = re.sub(r"\bones?\b", named[-1], np_said, count=1)
+    return f"{m.group('req')[:last.start()]}{np_said}{rest}"
 
 
 def _value_corrected(t: str) -> str:
@@ -1990,7 +1998,7 @@ def _value_corrected(t: str) -> str:
     if m is None:
         return t
     req, val = m.group("req"), re.sub(r"^(just|only) ", "", m.group("val").strip())
-    val = _SMALL_NUMBERS.get(val, val)
+    val = "1" if val == "one" else val  # every other number is digits already (``spoken_numbers.digits``)
     colour = _colour_pattern()
     length = rf"\d+(?:\.\d+)? ?(?:{_unit_words()})"
     side = r"(?:to the |to my |on the |on my )?(?:left|right)|(?:anti|counter)?clockwise"
@@ -2003,8 +2011,6 @@ def _value_corrected(t: str) -> str:
                 return req[:last.start()] + val + req[last.end():]
     return t
 
-
-_SMALL_NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
 
 
 def _retargeted(steps: list[Step], sel: Selector) -> list[Step]:

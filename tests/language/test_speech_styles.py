@@ -26,6 +26,9 @@ SMILEY = "buildings/archicad11_smiley-west.ifc"
 RENGA = "buildings/renga_house.ifc"
 BPI = "buildings/autocadarch2012_bpi-office.ifc"
 ROOFTOP = "buildings/archicad20_rooftop-4zones.ifc"
+SENSOR = "buildings/revit2022deu_sensor-versuchsstand.ifc"
+JAPANESE = "real/revit2014_japanese_unicode.ifc"
+FREEDOM = "buildings/blenderbim_creative-freedom.ifc"
 IN_FZK_KITCHEN = {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 IN_DUPLEX = {"position": [4.0, 4.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 
@@ -139,6 +142,15 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (FZK, "where does the door in this room lead to?", "which rooms are connected to this room"),
     (DUPLEX, "Just so I get a feel for the size, the kitchen and the living room together, how many square metres "
              "is that?", "what is the total area of the kitchen and the living room"),
+    (FZK, "go up one floor and tell me how wide the window is", "go up one floor and how wide is the window"),
+    (SENSOR, "What glazing do the windows in this building have? Double or triple?",
+     "what glazing do the windows have"),
+    (SENSOR, "Could you put a plant next to the bench? That corner feels a bit empty.",
+     "put a plant next to the bench"),
+    (NIEDRIHA, "Please make the roof of the garage half transparent, I want look inside of it.",
+     "make the roof above the garage half transparent"),
+    (SENSOR, "Just show me the staircase on its own for a moment.", "isolate the staircase"),
+    (JAPANESE, "hide the columns, wait no, only the ones upstairs", "hide the columns upstairs"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
@@ -293,3 +305,19 @@ def test_the_roof_of_a_file_without_one_and_the_rooms_of_this_unit(sessions: ev.
     rooms = got.program["steps"][0]["target"]["ids"]
     here = s.view().user_storey()
     assert len(rooms) == 2 and {s.building.elements[g].storey for g in rooms} == {here}
+
+
+def test_follow_ups_about_several_things_and_an_undo_said_as_bringing_back(sessions: ev.Sessions) -> None:
+    """"What's the table made of?" then "and the chairs?": the material of each of the two chairs (the sensor
+    building's 'Stuhl-04'), not a question back; "hide Suzanne" then "hmm, no, bring her back. undo that":
+    one undo."""
+    s = sessions.fresh(SENSOR)
+    assert s.say("what's the table made of?").ok
+    chairs = s.say("and the chairs?")
+    assert chairs.ok and chairs.program["steps"][0]["target"] == {"kind": "chair"}, chairs.answer
+    assert len(chairs.value) == 2
+    s = sessions.fresh(FREEDOM)
+    assert s.say("hide suzanne").ok and s.scene.hidden
+    back = s.say("hmm, no, bring her back. undo that")
+    assert back.ok and back.program == {"steps": [{"op": "undo"}]}, back.answer
+    assert not s.scene.hidden
