@@ -517,15 +517,18 @@ class Parser:
         a_heads = list(self._class_re.finditer(a)) or list(self._kind_re.finditer(a))
         if not a_heads or a_heads[-1].end() != len(a) or not re.fullmatch(r"(the|all the) ", a[:a_heads[-1].start()]):
             return a
-        det = re.match(_DETERMINER, b)
-        rest = b[det.end():] if det is not None else b
+        rest = b
+        while (det := re.match(_DETERMINER, rest)) is not None and det.end():  # "all the furniture ..."
+            rest = rest[det.end():]
         b_head = self._class_re.match(rest) or self._kind_re.match(rest)
         if b_head is None:
             return a
         post = rest[b_head.end():]
-        place = re.match(r"^ (in|on|inside) (the|this|my|our) (?P<where>[^,]+)$", post)
-        storey = place is not None and re.fullmatch(r"(ground|first|second|third|top|upper|lower) floor",
-                                                    place.group("where")) is not None
+        place = re.match(r"^ (in|on|inside) (?P<det>the|this|my|our) (?P<where>[^,]+)$", post)
+        storey = place is not None and (re.fullmatch(r"(ground|first|second|third|top|upper|lower) floor",
+                                                     place.group("where")) is not None
+                                        or place.group("det") in ("this", "my", "our")
+                                        and place.group("where") in ("floor", "level", "storey", "story"))
         if place and (storey or self._only_a_room(place.group("where"))):
             return a + post
         return a
@@ -2002,8 +2005,9 @@ def _value_corrected(t: str) -> str:
     colour = _colour_pattern()
     length = rf"\d+(?:\.\d+)? ?(?:{_unit_words()})"
     side = r"(?:to the |to my |on the |on my )?(?:left|right)|(?:anti|counter)?clockwise"
+    storey = r"(?:floor|level|storey|story) \d+"  # "take me to level 3, sorry, I mean level 2"
     number = r"\d+(?:\.\d+)?"  # "go up 2 floors, no wait, just one": the count
-    for kind in (colour, length, side, number):
+    for kind in (colour, length, side, storey, number):
         if re.fullmatch(kind, val):
             said = list(re.finditer(rf"\b(?:{kind})\b", req))
             if said:

@@ -29,6 +29,9 @@ ROOFTOP = "buildings/archicad20_rooftop-4zones.ifc"
 SENSOR = "buildings/revit2022deu_sensor-versuchsstand.ifc"
 JAPANESE = "real/revit2014_japanese_unicode.ifc"
 FREEDOM = "buildings/blenderbim_creative-freedom.ifc"
+CV2 = "buildings/archicad19_office-cv2.ifc"
+SAMPLE = "buildings/revit2015_samplehouse.ifc"
+OPENHOUSE = "real/ifcopenshell_IfcOpenHouse_IFC4.ifc"
 IN_FZK_KITCHEN = {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 IN_DUPLEX = {"position": [4.0, 4.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 
@@ -151,6 +154,15 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
      "make the roof above the garage half transparent"),
     (SENSOR, "Just show me the staircase on its own for a moment.", "isolate the staircase"),
     (JAPANESE, "hide the columns, wait no, only the ones upstairs", "hide the columns upstairs"),
+    (FZK, "which door goes from the hall into the bedroom?", "which door connects the hall and the bedroom"),
+    (FZK, "Isolate the windows and doors on the ground floor and tell me how many there are.",
+     "isolate the windows and doors on the ground floor and how many of them are there"),
+    (CV2, "take me up to level three sorry i mean level two", "take me to level two"),
+    (CV2, "Paint the fire exit door green so it stands out.", "paint the exit door green"),
+    (SAMPLE, "How many chairs has the dining table?", "how many chairs are around the dining table"),
+    (OPENHOUSE, "Wall thickness?", "what is the thickness of the walls"),
+    (DUPLEX, "Hide the ceilings and all the furniture on this floor.",
+     "hide the ceilings on this floor and all the furniture on this floor"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
