@@ -161,6 +161,8 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
     (CV2, "Paint the fire exit door green so it stands out.", "paint the exit door green"),
     (SAMPLE, "How many chairs has the dining table?", "how many chairs are around the dining table"),
     (OPENHOUSE, "Wall thickness?", "what is the thickness of the walls"),
+    (SAMPLE, "what are the solid outside walls made of?",
+     "what are the outside walls except the curtain walls made of"),
     (DUPLEX, "Hide the ceilings and all the furniture on this floor.",
      "hide the ceilings on this floor and all the furniture on this floor"),
     # one of a few, said with a comparative
