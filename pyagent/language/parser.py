@@ -40,7 +40,7 @@ from pyagent.language.scene_view import SceneView
 from pyagent.language.storey_ordinals import resolve_storey, storey_number
 from pyagent.language.units import length_units
 from pyagent.model import Building
-from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words, plural_noun, singular_noun
+from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words, class_noun, plural_noun, singular_noun
 
 Selector = dict[str, Any]
 Step = dict[str, Any]
@@ -288,6 +288,7 @@ class Parser:
                     and re.match(r"(i am|we are|i was|we were|i have been|we have been) (?!(just )?(going|heading|"
                                  r"moving|walking|coming|getting) (to|into|in|up|down|over|back)\b)", clause):
                 continue  # "so I'm in the living room, how far ...", "I'm pricing the sanitary, ...": not a request
+            clause = _ones_named(clause, steps)
             try:
                 got = self._clause(clause, ctx, steps)
             except ClauseError as exc:
@@ -1972,6 +1973,18 @@ def _colour_pattern() -> str:
 _CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (only |just )?(?P<np>(the|all the|those|these|that|this|my) "
                                r"[^,]+?)(?: , (?P<rest>[^,]+))?")
 _LAST_DETERMINER = re.compile(r"\b(all the|the|those|these|that|this|my)\b(?!.*\b(the|those|these|that|this|my)\b)")
+
+
+def _ones_named(clause: str, steps: list[Step]) -> str:
+    """"Just show me the columns, and paint the steel ones red": "ones" is the class an earlier request of the
+    same utterance named."""
+    if not steps or not re.search(r"\b(the|those|these|all the) ([a-z]+ )?ones\b", clause):
+        return clause
+    named = next((st["target"]["class"] for st in reversed(steps)
+                  if isinstance(st.get("target"), dict) and st["target"].get("class")), None)
+    if not named:
+        return clause
+    return re.sub(r"\bones\b", plural_noun(class_noun(named[0])), clause, count=1)
 
 
 def _target_corrected(t: str) -> str | None:

@@ -32,6 +32,7 @@ FREEDOM = "buildings/blenderbim_creative-freedom.ifc"
 CV2 = "buildings/archicad19_office-cv2.ifc"
 SAMPLE = "buildings/revit2015_samplehouse.ifc"
 OPENHOUSE = "real/ifcopenshell_IfcOpenHouse_IFC4.ifc"
+MINI = "MiniProject.ifc"
 IN_FZK_KITCHEN = {"position": [6.0, 2.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 IN_DUPLEX = {"position": [4.0, 4.0, 1.6], "yaw": 90.0, "pitch": 0.0}
 
@@ -165,6 +166,11 @@ def said(sessions: ev.Sessions, ifc: str, pose: dict[str, Any], text: str, befor
      "what are the outside walls except the curtain walls made of"),
     (DUPLEX, "Hide the ceilings and all the furniture on this floor.",
      "hide the ceilings on this floor and all the furniture on this floor"),
+    (MINI, "just show me the columns, and paint the steel ones red",
+     "isolate the columns and paint the steel columns red"),
+    (MINI, "hide everything that's made of timber", "hide everything made of timber"),
+    (DUPLEX, "Hide all the doors and tell me how many there were.",
+     "hide all the doors and how many of them are there"),
     # one of a few, said with a comparative
     (DUPLEX, "which of the two nearest doors is closer to me?", "which door is the nearest"),
     (DUPLEX, "which of the windows on this floor is the widest?", "which window on this floor is the widest"),
