@@ -141,6 +141,24 @@ class Aggregates:
         sel.pop("order", None)
         return {"op": "aggregate", "target": sel, "property": prop, "fn": fn}
 
+    def _property_aggregate(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
+        """"the highest U value of the outside walls", "which wall has the worst U value": a property the
+        building's elements carry, by its own name; "worst" and "best" only where the data says which way."""
+        prop = self.parser.lex.property_name(str(g["prop"]))
+        if prop is None:
+            return None
+        fn = _words()["property_fn"][str(g["property_fn"])]
+        if fn in ("worst", "best"):
+            higher_worse = prop in _data().get("worse_when_higher", [])
+            if not higher_worse:
+                return None
+            fn = "max" if fn == "worst" else "min"
+        sel = self._things(str(g["np"]), ctx)
+        if sel is None or not _has_noun(sel):
+            return None
+        sel.pop("order", None)
+        return {"op": "aggregate", "target": sel, "property": prop, "fn": fn}
+
     def _total(self, g: dict[str, str | None], ctx: ParseContext) -> Step | None:
         return self._aggregate({**g, "fn": "total"}, ctx)
 

@@ -179,6 +179,15 @@ def room_phrases(name: str, long_name: str) -> set[str]:
              if (m := re.fullmatch(r"([a-z]{1,3})(\d+)", ascii_fold(text).strip()))}
     everyday_said = everyday | {alias for alias, target in ROOM_WORD_ALIASES.items() if target in everyday}
     phrases.update(f"{noun} {number}" for noun in everyday_said for number in glued if noun not in GENERIC_WORDS)
+    # ... and the label said with its letters apart ("A102" said "a one oh two", "ap 2"), alone or after a
+    # room noun; a single letter only before three digits or more (else "a 1" would be an article and a number)
+    for text in (name, long_name):
+        m = re.fullmatch(r"([a-z]{1,3})[-_ ]?(\d+)", ascii_fold(text).strip())
+        if m is not None and (len(m.group(1)) > 1 or len(m.group(2)) >= 3):
+            apart = f"{m.group(1)} {m.group(2)}"
+            phrases.add(apart)
+            phrases.update(f"{noun} {apart}" for noun in everyday_said | set(NUMBERED_ROOM_NOUNS)
+                           if noun not in GENERIC_WORDS or noun in NUMBERED_ROOM_NOUNS)
     for number in room_numbers(name, long_name):
         nouns = set(NUMBERED_ROOM_NOUNS) | (set() if glued else everyday_said)  # "flat 2" is AP2, not space 2
         for text in (name, long_name):
@@ -220,6 +229,7 @@ class Lexicon:
     rooms: list[RoomEntry] = field(default_factory=list)  # longest phrases first
     storeys: dict[str, str] = field(default_factory=dict)  # phrase -> storey id
     kinds: dict[str, str] = field(default_factory=dict)  # word -> kind
+    kinds_present: set[str] = field(default_factory=set)  # the kinds some element's name or type says
     names: dict[str, list[str]] = field(default_factory=dict)  # element name phrase -> ids
     all_names: list[tuple[str, str]] = field(default_factory=list)  # (folded name and type text, IFC class)
     # Everyday class nouns plus the building's own classes by their names ("shading device",
@@ -295,7 +305,13 @@ class Lexicon:
         for st in b.storeys:
             said_words = set(_LETTERS.findall(ascii_fold(f"{st.name} {st.long_name}")))
             for word, fragments in ROOM_SYNONYMS.items():
-                if word not in room_said and any(ascii_fold(f) in said_words for f in fragments if len(f) >= 4):
+                named = any(ascii_fold(f) in said_words for f in fragments if len(f) >= 4)
+                # ... or with rooms called so that all lie on it, the storey named by that word alone ("Keller"
+                # holding "Keller 1", "Keller 2" and "Diele-Keller": "in the cellar" is the whole storey)
+                whole = named and word in room_said and ascii_fold(st.name).strip() in \
+                    {ascii_fold(f) for f in fragments} and all(
+                        b.elements[i].storey == st.id for r in lex.rooms if r.phrase == word for i in r.ids)
+                if named and (word not in room_said or whole):
                     lex.storeys.setdefault(word, st.id)
                     for alias, target in ROOM_WORD_ALIASES.items():
                         if target == word and alias not in room_said:
@@ -304,6 +320,7 @@ class Lexicon:
         # Kinds present in the building (texts: the products' names and types, read above).
         for kind, words in KIND_WORDS.items():
             if any(names_kind(words, t) for t in texts):
+                lex.kinds_present.add(kind)
                 for w in words:
                     lex.kinds[w] = kind
                 lex.kinds[kind] = kind

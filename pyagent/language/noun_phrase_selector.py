@@ -91,6 +91,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     for r in phrase.relations:
         if r.rel == "connecting":  # "the door that connects the hall and the kitchen": in both
             said_relations += [Relation("in", r.anchor, words="in"), Relation("in", r.other, words="in")]
+        elif r.rel == "other_unit":  # "the kitchen in the other unit": anywhere but the user's own unit
+            sel["except"] = {"relations": [{"rel": "unit"}]}  # of the same class or kind: filled in at the end
         elif r.rel == "outside":  # "the steps outside the door": outside, by it
             sel["external"] = True
             said_relations.append(Relation("near", r.anchor, words=r.words))
@@ -298,6 +300,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         sel["order"] = phrase.sizes[0]  # "the big garage door": the biggest of the doors there
     if sel.get("class") == [] and "kind" not in sel:
         sel.pop("class")
+    if sel.get("except") == {"relations": [{"rel": "unit"}]}:  # "the rooms next door": not rooms of the user's unit
+        sel["except"].update({k: sel[k] for k in ("class", "kind") if k in sel})
     return sel
 
 

@@ -159,6 +159,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"(?<!\d)\.(?!\d)", " , ", t)
     t = t.replace("°", " degrees ").replace("²", " square").replace("³", " cubic")
     t = re.sub(r"\bone and a half\b", "1.5", t)
+    t = spoken_numbers.spelt_digits(t)  # "room one oh two" -> "room 102"
     t = spoken_numbers.digits(t)  # "two" -> "2", "forty two" -> "42"; ordinals and a lone "one" stay words
     t = re.sub(r"\b(\d+(?:\.\d+)?) and a half\b", lambda m: _fmt(float(m.group(1)) + 0.5), t)  # before "a half"
     t = re.sub(r"\b(a|one) half\b", "0.5", t)
@@ -488,7 +489,20 @@ class Parser:
         if not has_head(a) or not has_head(b) or b.split()[0] in VERBS_AFTER_AND:
             return None
         a, b = self._shared_modifiers(a, b[:len(b) - len(tail)] if tail else b)
+        a, b = self._fitting_beside_fitting(a, b), self._fitting_beside_fitting(b, a)
         return [f"{verb} {a}{tail}", f"{verb} {b}{tail}"]
+
+    def _fitting_beside_fitting(self, x: str, other: str) -> str:
+        """"the toilets and the washbasins": a word for both a room and a fitting the building has, said beside
+        a fitting, is the fitting (said as a word of the kind that names no room)."""
+        m = re.fullmatch(r"(?P<det>(?:the|all the|all|both|both the) )?(?P<w>[a-z]+?)(?:s|es)?", x)
+        if m is None or not self._only_a_room(x) or self._only_a_room(other) or not self._kind_re.search(other):
+            return x
+        kind = self.lex.kinds.get(m.group("w"))
+        if kind is None or kind not in self.lex.kinds_present:
+            return x
+        plain = next((w for w in KIND_WORDS[kind] if " " in w and not self._only_a_room(w)), None)
+        return x if plain is None else f"{m.group('det') or ''}{plural_noun(plain)}"
 
     def _shared_modifiers(self, a: str, b: str) -> tuple[str, str]:
         """A second noun said bare shares the first's words: "the doors and windows on level 1" (both on level

@@ -32,6 +32,28 @@ def _ordinal_value(word: str, language: str) -> int | None:
     return int(said.removesuffix(found.group(1)))
 
 
+_DIGIT_WORDS = {"zero": "0", "oh": "0", "o": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+                "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+_DIGIT = r"(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine|\d)"
+_FIRST_DIGIT = r"(?:one|two|three|four|five|six|seven|eight|nine|[1-9])"
+# A room or door number said digit by digit with "oh" for zero ("one oh two", "two oh one", "one zero three",
+# "one point oh two"): at least one zero among three digits or more, said as single digits.
+_SPELT = re.compile(rf"\b{_FIRST_DIGIT}(?: {_DIGIT}){{2,}}(?: point(?: {_DIGIT})+)?\b"
+                    rf"|\b{_FIRST_DIGIT} point(?: {_DIGIT}){{2,}}\b")
+
+
+def spelt_digits(text: str) -> str:
+    """Numbers said digit by digit written as digits: "room one oh two" -> "room 102", "room one point oh two"
+    -> "room 1.02"; only where a zero is said as "oh" or "zero" among them (else "two three doors" would
+    become 23)."""
+    def joined(m: re.Match[str]) -> str:
+        words = m.group(0).split()
+        if not any(w in ("oh", "o", "zero", "0") for w in words):
+            return m.group(0)
+        return "".join("." if w == "point" else _DIGIT_WORDS.get(w, w) for w in words)
+    return _SPELT.sub(joined, text)
+
+
 _ORDINAL_WORD = re.compile(r"\b(\d+(?:st|nd|rd|th)|[a-z]+(?:st|nd|rd|th))\b")
 
 

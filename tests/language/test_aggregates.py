@@ -218,3 +218,40 @@ def test_the_floor_area_of_the_whole_building_is_its_rooms(sessions: ev.Sessions
     step = got.program["steps"][0]
     assert step["op"] == "aggregate" and step["target"] == {"class": ["IfcSpace"]}
     assert len(model.by_type("IfcSpace")) == 14 and "14 rooms" in got.answer
+
+
+def _u_values(model: ifcopenshell.file, ifc_class: str) -> list[float]:
+    out = []
+    for e in model.by_type(ifc_class):
+        for props in ue.get_psets(e).values():
+            if "ThermalTransmittance" in props:
+                out.append(float(props["ThermalTransmittance"]))
+    return out
+
+
+@pytest.mark.parametrize(("text", "ifc_class", "fn"), [
+    ("what's the worst U value on any of the doors?", "IfcDoor", max),
+    ("which door has the highest u-value", "IfcDoor", max),
+    ("what is the lowest thermal transmittance of the walls", "IfcWall", min),
+    ("the best u value among the windows", "IfcWindow", min),
+])
+def test_extreme_of_a_property_the_building_names(sessions: ev.Sessions, fzk_model: ifcopenshell.file,
+                                                   text: str, ifc_class: str, fn: Any) -> None:
+    r = say(sessions, "AC20-FZK-Haus.ifc", text)
+    assert r.ok, r.answer
+    assert r.program["steps"][0]["op"] == "aggregate"
+    assert r.value == pytest.approx(fn(_u_values(fzk_model, ifc_class)))
+
+
+def test_average_of_a_property_the_building_names(sessions: ev.Sessions, fzk_model: ifcopenshell.file) -> None:
+    values = _u_values(fzk_model, "IfcWindow")
+    r = say(sessions, "AC20-FZK-Haus.ifc", "average U value of the windows")
+    assert r.ok, r.answer
+    assert r.value == pytest.approx(sum(values) / len(values))
+
+
+def test_worst_of_a_property_without_a_direction_is_not_guessed(sessions: ev.Sessions) -> None:
+    # "worst" says which way only for properties the data names (a higher U value is worse); for a fire
+    # rating or a load-bearing flag it means nothing, so the request is not read as max or min.
+    r = say(sessions, "AC20-FZK-Haus.ifc", "what's the worst reference of the walls")
+    assert not (r.ok and r.program and r.program["steps"][0]["op"] == "aggregate")

@@ -66,3 +66,14 @@ def test_plurals_and_singulars() -> None:
     # Every everyday noun comes back from its plural (the parser reads both).
     for word in sorted(set(CLASS_WORDS) | set(KIND_WORDS) | {w for ws in KIND_WORDS.values() for w in ws}):
         assert singular_noun(plural_noun(word)) == word or plural_noun(word) == word, word
+
+
+@pytest.mark.parametrize(("said", "written"), [
+    ("what is the floor area of room a one oh two", "what is the floor area of room a 102"),
+    ("take me to room two zero one", "take me to room 201"),
+    ("room one point oh two", "room 1.02"),
+    ("hide two three doors", "hide 2 3 doors"),  # no zero said: not a number said digit by digit
+    ("move it one oh", "move it one oh"),
+])
+def test_numbers_said_digit_by_digit(said: str, written: str) -> None:
+    assert normalise(said) == written
