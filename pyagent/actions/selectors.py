@@ -92,7 +92,13 @@ def noun_for(sel: dict[str, Any], n: int = 1, b: Building | None = None) -> str:
         return name + plural(sel["kind"], n)
     classes = sel.get("class") or []
     if classes:
-        return name + plural(class_noun(classes[0]), n)
+        # "doors and windows"; but "walls" for walls with their curtain walls (a kind of the first)
+        nouns: list[str] = []
+        for c in classes:
+            noun = class_noun(c)
+            if noun not in nouns and not any(noun.endswith(f" {k}") for k in nouns):
+                nouns.append(noun)
+        return name + (" and " if n != 1 else " or ").join(plural(noun, n) for noun in nouns[:3])
     if sel.get("name"):
         return f"'{sel['name']}'"
     return plural("element", n)
@@ -515,8 +521,8 @@ class Resolver:
 
     def _the_one(self, sel: dict[str, Any], rows: np.ndarray) -> np.ndarray:
         """'The door' with several doors: the one in the user's room if that settles it; for rooms, the one
-        above or below the user's room; the only one on the user's floor; for rooms, one far nearer than the
-        others; else ask."""
+        in the user's house (a terrace, a duplex) if that settles it, then the one above or below the user's
+        room; the only one on the user's floor; for rooms, one far nearer than the others; else ask."""
         room = self.ctx.user_room()
         spaces = all(self.b.elements[self.sp.ids[r]].ifc_class == "IfcSpace" for r in rows)
         if room is not None:
@@ -524,6 +530,12 @@ class Resolver:
                           for r in rows]]
             if len(local) == 1:
                 return local
+            if spaces:  # "the bathroom upstairs" in a terrace of houses: the one of the user's house
+                unit = next((u for u in self.ctx.graph.units() if room in u), None)
+                if unit is not None:
+                    own = rows[self._in_rooms(rows, unit)]
+                    if len(own) == 1:
+                        return own
             if spaces:  # "the kitchen downstairs" in a terrace of houses: the one under the user's room
                 stacked = rows[[self._stacked(room, self.sp.ids[r]) for r in rows]]
                 if len(stacked) == 1:

@@ -59,7 +59,8 @@ STOREY_WORDS = {
     "this floor": "mine", "my floor": "mine",
     "same floor": "mine", "current floor": "mine", "up here": "mine", "down here": "mine",
     "this level": "mine", "this storey": "mine",
-    "basement": "lowest", "foundation level": "lowest", "lowest floor": "lowest", "bottom floor": "lowest",
+    "basement": "lowest", "basement floor": "lowest", "cellar floor": "lowest", "cellar storey": "lowest",
+    "foundation level": "lowest", "lowest floor": "lowest", "bottom floor": "lowest",
     "roof level": "top",
 }
 

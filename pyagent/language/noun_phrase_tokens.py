@@ -240,6 +240,13 @@ class Tagger:
                     ascii_fold(singular_noun(token.text)))
                 if room is not None:
                     out[i] = NPToken("ROOM", token.text, room, token.plural)
+        for i, token in reversed(list(enumerate(out))):  # "how many of those cupboards": of + those + the noun
+            words = tuple(token.text.split())
+            if token.type == "PRONOUN" and len(words) == 2 and words[0] == "of" \
+                    and any(t.type in ("CLASS", "KIND", "NAME", "THINGS") for t in out[i + 1:]) \
+                    and ("of",) in self.closed and words[1:] in self.closed:
+                of, that = self.closed[("of",)], self.closed[words[1:]]
+                out[i:i + 1] = [NPToken(of[0], "of", of[1]), NPToken(that[0], words[1], that[1])]
         for i, token in enumerate(out):  # "the square pillars": a shape, not the unit of an area
             if token.type == "AREA_UNIT" and not (i + 1 < len(out) and out[i + 1].type == "UNIT"):
                 out[i] = NPToken("WORD", token.text, token.text)

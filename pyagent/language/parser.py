@@ -1650,6 +1650,11 @@ class Parser:
                  and any(self.building.elements[g].ifc_class == "IfcDoor" for g in self.lex.names[n])]
         if len(named) == 1:
             return named[0]
+        if not named:  # doors all named "Door", one of a type that says so ("Eingangstür")
+            typed = [e.id for e in self.building.elements.values() if e.ifc_class == "IfcDoor"
+                     and any(f in ascii_fold(f"{e.type_name} {e.object_type}") for f in frags)]
+            if typed:
+                return typed
         entry_rooms = {i for r in self.lex.rooms if r.phrase in NAME_WORDS["front_door_rooms"] for i in r.ids}
         doors = [e.id for e in self.building.elements.values() if e.ifc_class == "IfcDoor"
                  and "outside" in e.sides and entry_rooms & set(e.sides)]
@@ -1751,7 +1756,7 @@ class Parser:
     def _rooms_up_or_down(self, room_hit: RoomHit, sel: Selector, text: str, ctx: ParseContext) -> RoomHit:
         """The rooms of that name on the storey named with them ("the toilet upstairs"); when none is on the
         storey "upstairs" picked, the ones on the nearest storey above (below for "downstairs") that has
-        one, and the storey filter goes."""
+        one, and the storey filter goes; not for a storey said exactly ("the floor above")."""
         els = self.building.elements
         st = next((s for s in self.building.storeys if sel["storey"] in (s.name, s.id)), None)
         if st is None:
@@ -1759,6 +1764,8 @@ class Parser:
         on_it = [i for i in room_hit.ids if els[i].storey == st.id]
         if on_it:
             return RoomHit(on_it, room_hit.span, room_hit.plural)
+        if re.search(r"\b(floor|storey|story|level) (above|below|up|down)\b|\b(one|next) (floor|storey|level)\b", text):
+            return room_hit  # "the kitchen on the floor above": that storey only (none there: none)
         up = re.search(r"\b(upstairs|up there|upper|above|up)\b", text)
         down = re.search(r"\b(downstairs|down there|lower|below|down)\b", text)
         mine = self.building.storey(storey_for(self.building, ctx.scene.user_storey(), "mine") or "")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pyagent.actions.errors import StepError
 from pyagent.actions.ops.answers import join_names, say, unit_of
 from pyagent.actions.selectors import noun_for
+from pyagent.vocabulary import plural_noun
 
 if TYPE_CHECKING:
     from pyagent.actions.executor import Executor
@@ -46,6 +47,13 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         if max(vals) - min(vals) < 1e-3:
             return round(vals[0], 4), say("get_all_same", prop=prop, shown=f"{vals[0]:.2f} {unit}"), ids
         parts = [f"{ex.label(g)}: {float(v):.2f} {unit}" for g, v in known]
-        return [round(v, 4) for v in vals], say("get_each", prop=prop, parts=join_names(parts)), ids
+        return [round(v, 4) for v in vals], say("get_each", props=_plural(prop), parts=join_names(parts)), ids
     parts = [f"{ex.label(g)}: {v}" for g, v in known]
     return [v for _, v in known], say("get_each_text", parts=join_names(parts)), ids
+
+
+def _plural(prop: str) -> str:
+    """A property's name in the plural for an answer ("thickness" -> "thicknesses"); a name written as one
+    word in CamelCase ("ThermalTransmittance") as it is written, with an "s"."""
+    said = plural_noun(prop)
+    return said if said != prop else f"{prop}s"
