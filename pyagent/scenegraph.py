@@ -4,6 +4,7 @@ connections, plus the navigation graph with walking distances between rooms thro
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -100,7 +101,15 @@ class SceneGraph:
         kinds = nx.get_node_attributes(self.nav, "kind")
         groups = [{n for n in c if kinds.get(n) == "room"} for c in nx.connected_components(inside)]
         groups = [g for g in groups if len(g) >= UNIT_MIN_ROOMS]
-        return groups if len(groups) >= 2 else []
+        if len(groups) < 2:
+            return []
+        # dwellings alike: rooms of the same uses ("Kitchen", "WC-2-1" and "WC-3-1"); a wing of other rooms (a
+        # garage reached from outside) or a floor with no stair drawn to it is no dwelling of its own
+        uses = nx.get_node_attributes(self.nav, "use")
+        first = max(groups, key=len)
+        named = {uses.get(n, "") for n in first}
+        alike = [g for g in groups if _jaccard({uses.get(n, "") for n in g}, named) >= UNITS_ALIKE]
+        return alike if len(alike) >= 2 else []
 
     def route(self, start: np.ndarray, start_room: str | None, goal: str, goal_point: np.ndarray) -> Route | None:
         """Shortest walk from a point in ``start_room`` to ``goal`` (a room id) through doors and stairs."""
@@ -152,6 +161,7 @@ class SceneGraph:
 
 ROOM_KINDS = ("room", "outside")
 UNIT_MIN_ROOMS = 3  # a dwelling has at least this many rooms
+UNITS_ALIKE = 1 / 3  # dwellings share at least this share of their room uses (Jaccard) with the largest
 OUTSIDE_DETOUR_M = 25.0  # walking round the outside of the building costs about this much
 
 
@@ -184,7 +194,7 @@ def build_scene_graph(building: Building, meshes: MeshSet) -> SceneGraph:
 
     nav = nx.Graph()
     for sp in spaces:
-        nav.add_node(sp.id, kind="room", pos=_room_floor_point(sp))
+        nav.add_node(sp.id, kind="room", pos=_room_floor_point(sp), use=_use_of(sp.long_name or sp.name))
     nav.add_node(OUTSIDE, kind="outside", pos=np.array([math.nan] * 3))
     for el in els.values():
         if el.ifc_class != "IfcDoor" or len(el.sides) < 2:
@@ -267,3 +277,12 @@ def _nearest_room_on(finder: RoomFinder, spaces: list[Element], point: np.ndarra
         if d < best_d:
             best, best_d = sp.id, d
     return best
+
+
+def _use_of(name: str) -> str:
+    """What a room's name says it is for, without its numbers: "WC-2-1" and "WC-3-1" -> "wc"."""
+    return " ".join(re.sub(r"[\d\W_]+", " ", name.lower()).split())
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0

@@ -59,6 +59,9 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
                 "brievenbus", "caixa de correio", "buzón"),
     "canopy": ("canopy", "awning", "porch roof", "vordach", "überdachung", "luifel", "auvent", "marquise", "pensilina",
                "tettoia", "marquesina", "alpendre", "козырек", "козырёк"),
+    "girder": ("girder", "ligger", "unterzug", "poutre maîtresse"),
+    "pile": ("pile", "paal", "palen", "pfahl", "pieu", "pilote"),
+    "formwork": ("formwork", "shuttering", "bekisting", "schalung", "coffrage", "encofrado", "cassaforma"),
     "brise soleil": ("brise", "brise soleil", "brise-soleil", "sunshade", "sun shade", "louvre", "louver", "lamelle"),
 }
 

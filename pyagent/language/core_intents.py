@@ -207,7 +207,7 @@ class CoreIntents:
             np_text += " in it"
         if visible:
             np_text += " visible"
-        sel = self._sel(np_text, ctx)
+        sel = self._sel(self.parser.counted(np_text), ctx)
         if sel is None:
             return None
         sel.pop("limit", None)

@@ -295,9 +295,11 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             in_names = _said_in_names(head.text, sel, ctx)
             if in_names:
                 sel["name"] = in_names
-    if phrase.sizes and size is None and noun_found and not said_plural and sel.get("limit") == 1 \
+    one_room = sel.get("class") == ["IfcSpace"] and "ids" not in sel and "limit" not in sel
+    if phrase.sizes and size is None and noun_found and not said_plural and (sel.get("limit") == 1 or one_room) \
             and "order" not in sel and (sel.get("relations") or sel.get("storey")) and not room_as_target:
-        sel["order"] = phrase.sizes[0]  # "the big garage door": the biggest of the doors there
+        sel["order"] = phrase.sizes[0]  # "the big garage door": the biggest of the doors there; "the big room
+        sel["limit"] = 1  # upstairs": the biggest room there
     if sel.get("class") == [] and "kind" not in sel:
         sel.pop("class")
     if sel.get("except") == {"relations": [{"rel": "unit"}]}:  # "the rooms next door": not rooms of the user's unit

@@ -32,7 +32,7 @@ from pyagent.language.lexicon import (
 )
 from pyagent.language.storey_ordinals import storey_number
 from pyagent.language.units import length_units
-from pyagent.vocabulary import class_matches, plural_noun, singular_noun
+from pyagent.vocabulary import CLASS_WORDS, class_matches, plural_noun, singular_noun
 
 WORDS: dict[str, Any] = yaml.safe_load(
     (Path(__file__).parent / "data" / "noun_phrase_words.yaml").read_text(encoding="utf-8"))
@@ -157,10 +157,14 @@ class Tagger:
         for word, classes in lex.class_words.items():
             self._put(plural_noun(word), NPToken("CLASS", plural_noun(word), (word, classes), True))
             self._put(word, NPToken("CLASS", word, (word, classes), False))
-        for word in lex.kinds:  # a word both a kind and a class noun is the kind ("sofa", "bench")
-            if tuple(word.split()) in self.building and self.building[tuple(word.split())].type == "CLASS":
-                kind = lex.kinds.get(word) or singular_noun(word)
-                self._put(word, NPToken("KIND", word, kind, False))
+        for word in lex.kinds:  # a word both a kind and a class noun is the kind ("sofa", "bench"); an everyday
+            # class noun only where the building names things of the kind ("girders" where some are "LIGGER")
+            kind = lex.kinds.get(word) or singular_noun(word)
+            present = kind in lex.kinds_present
+            for said, plural in ((word, False), (plural_noun(word), True)):
+                token = self.building.get(tuple(said.split()))
+                if token is not None and token.type == "CLASS" and (present or not plural and word not in CLASS_WORDS):
+                    self._put(said, NPToken("KIND", said, kind, plural))
         for entry in reversed(lex.rooms):  # longest phrases were first: keep them on top
             self._put_room(entry)
         for word, fragment in self._rooms_as_things().items():  # "the kitchen" with no kitchen: the kitchen unit

@@ -168,10 +168,10 @@ def normalise(text: str) -> str:
     t = re.sub(r"\ba quarter turn\b", "90 degrees", t)
     t = re.sub(rf"\bone (?=({_unit_words()}|degrees?)\b)", "1 ", t)
     t = re.sub(r"\ban? (meter|m|foot|centimeter|cm|degree)\b", r"1 \1", t)
-    # "make the beams orange, no, sorry, the columns": a correction inside the request (before "no" and
-    # "sorry" go as fillers)
-    t = re.sub(r"\s*,\s*no\s*,?\s*(sorry\s*,?\s*)?(i mean\s*,?\s*|i meant\s*,?\s*)?(?=(the|all the|those|these) )",
-               " , i meant ", t)
+    # "make the beams orange, no, sorry, the columns", "hide the walls... actually no, just the outside walls":
+    # a correction inside the request (before "no" and "sorry" go as fillers)
+    t = re.sub(r"\s*,\s*(actually\s*,?\s*)?no\s*,?\s*(sorry\s*,?\s*)?(i mean\s*,?\s*|i meant\s*,?\s*)?"
+               r"((just|only)\s+)?(?=(the|all the|those|these) )", " , i meant ", t)
     t = phrasing.polite(t)
     t = re.sub(FILLERS, " ", t)
     t = re.sub(r"\bhow (tall|high|wide|long|deep|thick|big|large|far( away)?|heavy|old) (it|they|this|that|these|those)"
@@ -764,11 +764,24 @@ class Parser:
             np_text += " visible"
         if in_it:
             np_text += " in it"
-        sel = self.selector(np_text, ctx)
+        sel = self.selector(self.counted(np_text), ctx)
         if sel is None:
             return None
         sel.pop("limit", None)
         return [{"op": "count", "target": sel}]
+
+    def counted(self, np_text: str) -> str:
+        """What "how many" counts, in the plural: "how many bathroom has this house" (a noun said in the
+        singular) counts the bathrooms, not the one nearest."""
+        one = re.match(r"(?P<pre>(of )?(the |all the )?)(?P<w>[a-z]+)(?=$| (has|have|are|is|does|do|did|in|on|at|of|"
+                       r"there|here|upstairs|downstairs|inside|outside|this|that|we|you|i|they|got)\b)", np_text)
+        if one is None:
+            return np_text
+        w = one.group("w")
+        if singular_noun(w) == w != plural_noun(w) and (w in CLASS_WORDS or w in KIND_WORDS
+                                                       or any(r.phrase == w for r in self.lex.rooms)):
+            return one.group("pre") + plural_noun(w) + np_text[one.end():]
+        return np_text
 
     def it_is_one_room(self, ctx: ParseContext) -> bool:
         """Is what the last request was about one room ("which room is this?", "take me to the kitchen")?"""
@@ -2089,7 +2102,8 @@ def _is_singular(t: str, more_nouns: frozenset[str] = frozenset()) -> bool:
     """Does a noun phrase talk about one thing ("the door") rather than many ("doors", "all")?
     ``more_nouns``: the building's own class nouns' last words ("device" of "shading device")."""
     if re.search(r"\b(all|every|each|both|any of|some|them|they|these|those|everything|\d+ \w+s|furniture|"
-                 r"furnishings?|stuff|roof|ceiling|facade|façade)\b", t):
+                 r"furnishings?|stuff|roof|ceiling|facade|façade|formwork|shuttering|steelwork|glazing|cladding|"
+                 r"brickwork|blockwork|masonry|insulation|pipework|ductwork|framing)\b", t):
         return False
     words = re.findall(r"[a-zü\-]+", t)
     nouns = [w for w in words if w in CLASS_WORDS or singular_noun(w) in CLASS_WORDS or w in KIND_WORDS

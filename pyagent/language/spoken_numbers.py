@@ -20,6 +20,8 @@ _ORDINAL_SHAPE = {
     "de": re.compile(r"\b([^\W\d_]+(?:te|ten|ter|tes|tem|ste|sten|ster|stes|stem))\b"),
 }
 _ORDINAL = re.compile(r"\d+(st|nd|rd|th|\.)?")
+_COMPOUND_ORDINAL = re.compile(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -](first|second|third|"
+                               r"fourth|fifth|sixth|seventh|eighth|ninth)\b")
 
 
 @lru_cache(maxsize=4096)
@@ -72,6 +74,8 @@ def digits(text: str, language: str = "en") -> str:
     alone, stay words."""
     out: list[str] = []
     pending: list[str] = []
+    if language == "en":  # "the twenty first of june": one ordinal, 21st (not 20 and "first")
+        text = _COMPOUND_ORDINAL.sub(lambda m: alpha2digit(m.group(0), "en", threshold=0), text)
     pieces = _ORDINAL_SHAPE[language].split(text)
     for i, piece in enumerate(pieces):
         if i % 2 and _ordinal_value(piece, language) is not None:

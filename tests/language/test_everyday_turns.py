@@ -156,3 +156,74 @@ def test_a_self_correction_without_pauses(sessions: ev.Sessions) -> None:
     assert r.ok, r.answer
     top = max(s.building.storeys, key=lambda st: st.elevation)
     assert r.program["steps"][0]["storey"] == top.name
+
+
+def _named(model: ifcopenshell.file, ifc_class: str, name: str) -> set[str]:
+    return _ids(model, ifc_class, lambda e: (e.Name or "") == name)
+
+
+def test_words_for_things_the_building_names_in_its_own_language(sessions: ev.Sessions) -> None:
+    # MiniProject is Dutch: piles are PAAL, the timber formwork BEKISTING, girders LIGGER
+    model = ifcopenshell.open(str(IFC / "MiniProject.ifc"))
+    s = _at(sessions, "MiniProject.ifc", 22.0, 15.0, 1.6, 90)
+    assert s.say("how many piles are there").value == len(_named(model, "IfcBeam", "PAAL")) == 48
+    r = s.say("can you switch off all that timber shuttering for now, I can't see the foundations")
+    assert r.ok, r.answer
+    assert set(s.state()["hidden"]) == _named(model, "IfcBeam", "BEKISTING")
+    weights = {str(e.GlobalId): float(ue.get_psets(e).get("Tekla Quantity", {}).get("Weight", 0.0))
+               for e in model.by_type("IfcBeam") if e.Name == "LIGGER"}
+    t = _at(sessions, "MiniProject.ifc", 22.0, 15.0, 1.6, 90)
+    assert t.say("colour the steel girders red").ok
+    assert set(t.state()["colors"]) == set(weights)
+    total = t.say("and what do they weigh all together?")
+    assert total.ok and total.value == pytest.approx(sum(weights.values()), rel=1e-3)
+
+
+def test_girders_are_beams_where_nothing_is_named_so(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "real/tekla_TOYO_INK_Legkezelo.ifc", 0.0, 0.0, 1.6) \
+        if (ROOT.parent / "shared" / "ifc" / "real").is_dir() else None
+    if s is None:
+        pytest.skip("the shared real buildings are not beside this checkout")
+    beams = sum(1 for e in s.building.elements.values() if e.ifc_class == "IfcBeam")
+    assert s.say("how many girders are there").value == beams
+
+
+def test_two_counts_of_the_same_things(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / "MiniProject.ifc"))
+    s = _at(sessions, "MiniProject.ifc", 22.0, 15.0, 1.6, 90)
+    r = s.say("Quick one: how many of the columns are steel and how many are concrete?")
+    assert r.ok, r.answer
+    steel, concrete = (s.say(f"how many of the columns are {m}").value for m in ("steel", "concrete"))
+    assert [st["op"] for st in r.program["steps"]] == ["count", "count"] and r.value == concrete
+    assert steel + concrete == len(model.by_type("IfcColumn")) == 26
+
+
+def test_actually_no_just_the_outside_ones(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/archicad19_office-cv2.ifc", 10.0, 10.0, 8.0)
+    plain = _at(sessions, "buildings/archicad19_office-cv2.ifc", 10.0, 10.0, 8.0)
+    assert plain.say("hide the outside walls on this floor").ok
+    r = s.say("Hide the walls on this floor... actually no, just the outside walls.")
+    assert r.ok, r.answer
+    assert s.state()["hidden"] == plain.state()["hidden"] != []
+
+
+def test_a_date_with_a_compound_ordinal(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "AC20-FZK-Haus.ifc", 4.0, 4.9, 1.6)
+    r = s.say("show me the sun at six in the evening on the twenty first of june")
+    assert r.ok, r.answer
+    assert r.program["steps"][0]["date"].endswith("-06-21") and r.program["steps"][0]["time"] == "18:00"
+
+
+def test_how_many_said_with_a_singular_noun(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "renga_house.ifc"))
+    s = _at(sessions, "buildings/renga_house.ifc", 3.1, -4.5, 1.6, 90)
+    r = s.say("Sorry, how many bathroom has this house?")
+    assert r.ok, r.answer
+    assert r.value == len(_ids(model, "IfcSpace", lambda e: e.LongName == "С/У")) == 2
+
+
+def test_the_big_room_upstairs_is_the_largest_there(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/renga_house.ifc", 3.1, -4.5, 1.6, 90)
+    r = s.say("Take me up to the big room upstairs.")
+    assert r.ok, r.answer
+    assert "Большая комната" in str(ev.place_of(s)(s.state()["pose"])[1])

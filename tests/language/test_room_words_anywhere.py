@@ -177,3 +177,14 @@ def test_this_house_is_the_whole_building_where_there_is_one_dwelling() -> None:
     windows = sum(1 for e in s.building.elements.values() if e.ifc_class == "IfcWindow")
     r = s.say("how many windows does this house have")
     assert r.ok and r.value == windows, r.answer
+
+
+@pytest.mark.parametrize("name", ["renga_house.ifc", "blenderbim_example-hom.ifc"])
+def test_a_wing_or_a_floor_without_a_stair_is_no_dwelling_of_its_own(name: str) -> None:
+    # the Renga house's garage wing (garage, lobby, corridor, WC) is reached from outside only, and the
+    # ExampleHOM house has no stair drawn between its floors: both are one house, with rooms of other uses
+    s = Session.open(BUILDINGS / name)
+    assert s.executor.graph.units() == []
+    rooms = sum(1 for e in s.building.elements.values() if e.ifc_class == "IfcSpace")
+    r = s.say("how many rooms does this house have")
+    assert r.ok and r.value == rooms, r.answer
