@@ -59,6 +59,8 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
                 "brievenbus", "caixa de correio", "buzón"),
     "canopy": ("canopy", "awning", "porch roof", "vordach", "überdachung", "luifel", "auvent", "marquise", "pensilina",
                "tettoia", "marquesina", "alpendre", "козырек", "козырёк"),
+    "bracing": ("bracing", "brace", "wind bracing", "windbracing", "cross bracing", "windverband", "szélrács",
+                "contreventement", "arriostramiento", "controvento"),
     "girder": ("girder", "ligger", "unterzug", "poutre maîtresse"),
     "pile": ("pile", "paal", "palen", "pfahl", "pieu", "pilote"),
     "formwork": ("formwork", "shuttering", "bekisting", "schalung", "coffrage", "encofrado", "cassaforma"),

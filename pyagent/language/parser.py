@@ -740,10 +740,20 @@ class Parser:
                          r"( on foot| walking| to walk)$", c)
         if not m:
             return None
-        sel = self.selector(m.group("np"), ctx)
+        np_text, start = m.group("np"), None
+        split = re.fullmatch(r"(?P<np>.+?) from (?P<start>(the|my|this|that) [^,]+)", np_text)
+        if split is not None:  # "how do I get to it from the bedroom": from that room
+            start = self.selector(split.group("start"), ctx)
+            np_text = split.group("np") if start else np_text
+            if start and start.get("ids") == [ctx.user_room()]:
+                start = None  # from the room the user stands in: from where the user stands
+        sel = self.selector(np_text, ctx)
         if not sel:
             return None
-        return [{"op": "route", "to": _singular(sel, m.group("np"), force=True)}]
+        step: Step = {"op": "route", "to": _singular(sel, np_text, force=True)}
+        if start:
+            step["from"] = _singular(start, split.group("start") if split else "", force=True)
+        return [step]
 
     def _count(self, c: str, ctx: ParseContext) -> list[Step] | None:
         m = re.match(r"^(how many|count( the| all( the)?)?|number of|what is the (number|count|total number) of|"
@@ -2006,6 +2016,9 @@ def _colour_pattern() -> str:
 
 _CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (only |just )?(?P<np>(the|all the|those|these|that|this|my) "
                                r"[^,]+?)(?: , (?P<rest>[^,]+))?")
+_CORRECTED_INDEFINITE = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an) [a-z]+( [a-z]+)?)")
+_INDEFINITE_OBJECT = re.compile(r"\b(a|an) [a-z]+( [a-z]+)?(?= (in|on|into|next|by|near|beside|at|under|over|to|"
+                                r"against|between)\b|$)")
 _LAST_DETERMINER = re.compile(r"\b(all the|the|those|these|that|this|my)\b(?!.*\b(the|those|these|that|this|my)\b)")
 
 
@@ -2028,7 +2041,13 @@ def _target_corrected(t: str) -> str | None:
     text has no such correction."""
     m = _CORRECTED_TARGET.fullmatch(t)
     if m is None:
-        return None
+        # "put a sofa in the living room, i mean an armchair": the thing to place said again
+        one = _CORRECTED_INDEFINITE.fullmatch(t)
+        placed = _INDEFINITE_OBJECT.search(one.group("req")) if one is not None else None
+        if one is None or placed is None:
+            return None
+        req = one.group("req")
+        return f"{req[:placed.start()]}{one.group('np')}{req[placed.end():]}"
     last = _LAST_DETERMINER.search(m.group("req"))
     if last is None:
         return None
@@ -2103,7 +2122,7 @@ def _is_singular(t: str, more_nouns: frozenset[str] = frozenset()) -> bool:
     ``more_nouns``: the building's own class nouns' last words ("device" of "shading device")."""
     if re.search(r"\b(all|every|each|both|any of|some|them|they|these|those|everything|\d+ \w+s|furniture|"
                  r"furnishings?|stuff|roof|ceiling|facade|façade|formwork|shuttering|steelwork|glazing|cladding|"
-                 r"brickwork|blockwork|masonry|insulation|pipework|ductwork|framing)\b", t):
+                 r"brickwork|blockwork|masonry|insulation|pipework|ductwork|framing|bracing)\b", t):
         return False
     words = re.findall(r"[a-zü\-]+", t)
     nouns = [w for w in words if w in CLASS_WORDS or singular_noun(w) in CLASS_WORDS or w in KIND_WORDS

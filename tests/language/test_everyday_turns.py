@@ -227,3 +227,87 @@ def test_the_big_room_upstairs_is_the_largest_there(sessions: ev.Sessions) -> No
     r = s.say("Take me up to the big room upstairs.")
     assert r.ok, r.answer
     assert "Большая комната" in str(ev.place_of(s)(s.state()["pose"])[1])
+
+
+def test_a_thing_to_place_said_again(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "AC20-FZK-Haus.ifc", 3.0, 5.0, 1.6)
+    r = s.say("Put a sofa in the living room - no, sorry, make that an armchair, not a sofa.")
+    assert r.ok, r.answer
+    assert [p["asset"] for p in s.state()["props"]] == ["armchair"]
+
+
+def test_one_word_for_another_said_last(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "MiniProject.ifc", 22.0, 15.0, 1.6)
+    r = s.say("How tall is the tallest beam - sorry, column, I mean?")
+    assert r.ok, r.answer
+    assert r.program["steps"][0]["target"]["class"] == ["IfcColumn"]
+
+
+def test_a_reason_to_look_into_a_room_is_no_request_to_go_there(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "AC20-FZK-Haus.ifc", 3.0, 5.0, 1.6)
+    before = s.state()["pose"]
+    r = s.say("Could you hide the roof for a moment? I want to look down into the attic.")
+    assert r.ok and [st["op"] for st in r.program["steps"]] == ["hide"]
+    assert s.state()["pose"] == before and s.state()["hidden"]
+
+
+def test_the_floor_space_downstairs_if_you_add_the_rooms_together(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / "AC20-FZK-Haus.ifc"))
+    ground = next(st for st in model.by_type("IfcBuildingStorey") if st.Name == "Erdgeschoss")
+    areas = [float(ue.get_psets(sp, qtos_only=True)["BaseQuantities"]["NetFloorArea"])
+             for sp in model.by_type("IfcSpace") if ue.get_aggregate(sp) == ground]
+    s = _at(sessions, "AC20-FZK-Haus.ifc", 9.0, 2.0, 1.6, 90)
+    r = s.say("Roughly how much floor space do we actually get downstairs if you add all the rooms together?")
+    assert r.ok, r.answer
+    assert r.value == pytest.approx(sum(areas), rel=0.01)
+
+
+def test_the_route_to_it_from_the_room_one_stands_in(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/archicad9_jasmin-sun.ifc", 4.0, 5.5, 4.5, 270)  # in the bedroom, attic floor
+    plain = _at(sessions, "buildings/archicad9_jasmin-sun.ifc", 4.0, 5.5, 4.5, 270).say("how far is the walk to "
+                                                                                          "the bathroom")
+    r = s.say("Is there a bathroom up here, and if so how do I get to it from the bedroom?")
+    assert r.ok, r.answer
+    assert [st["op"] for st in r.program["steps"]] == ["exists", "route"]
+    assert r.value == pytest.approx(plain.value)
+    other = s.say("how do i get to the kitchen from the bathroom")
+    assert other.ok and other.program["steps"][0].get("from")  # from another room: from there
+
+
+@pytest.mark.parametrize(("text", "op"), [
+    ("For the fire plan, highlight every door that opens to the outside in red, would you?", "color"),
+    ("Please, you can bring me in the office number five?", "teleport"),
+    ("What's the clear height in here, floor to ceiling?", "measure_here"),
+    ("How many ways out are there on this level? I mean doors straight to the outside.", "count"),
+])
+def test_more_everyday_turns(sessions: ev.Sessions, text: str, op: str) -> None:
+    s = _at(sessions, "buildings/archicad18_multizone-office.ifc", 5.0, 5.0, 1.6)
+    r = s.say(text)
+    assert r.ok, r.answer
+    assert r.program["steps"][0]["op"] == op
+    if op == "count":
+        assert r.value == s.say("how many external doors are there").value
+    if op == "teleport":
+        assert "Office_05" in str(ev.place_of(s)(s.state()["pose"])[1])
+
+
+def test_the_offices_counted_and_their_area_together(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/archicad18_multizone-office.ifc", 5.0, 5.0, 1.6)
+    total = _at(sessions, "buildings/archicad18_multizone-office.ifc", 5.0, 5.0, 1.6).say(
+        "what is the total floor area of the offices")
+    r = s.say("How many offices are there on this floor, and what do they come to in square metres altogether?")
+    assert r.ok, r.answer
+    assert [st["op"] for st in r.program["steps"]] == ["count", "aggregate"]
+    assert r.value == pytest.approx(total.value)
+
+
+def test_wind_bracing_by_the_buildings_own_word(sessions: ev.Sessions) -> None:
+    if not (ROOT.parent / "shared" / "ifc" / "real").is_dir():
+        pytest.skip("the shared real buildings are not beside this checkout")
+    model = ifcopenshell.open(str(ROOT.parent / "shared" / "ifc" / "real" / "tekla_CO-ST-01.ifc"))
+    braces = {str(e.GlobalId) for e in model.by_type("IfcProduct") if (e.Name or "").lower() == "szélrács"
+              and not e.is_a("IfcElementAssembly")}
+    s = _at(sessions, "real/tekla_CO-ST-01.ifc", 0.0, 0.0, 1.6)
+    r = s.say("Colour all the wind bracing yellow, please.")
+    assert r.ok, r.answer
+    assert set(s.state()["colors"]) == braces and len(braces) == 30
