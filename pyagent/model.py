@@ -115,6 +115,17 @@ class Building:
         none, its "not external" is the authoring tool's default rather than a fact."""
         return frozenset(e.ifc_class for e in self.elements.values() if e.external)
 
+    @cached_property
+    def classes_all_external(self) -> frozenset[str]:
+        """Classes of which the file marks every element external, several of them (an example house's inner
+        walls among them): there the flag is the authoring tool's default too, not a fact."""
+        counts: dict[str, list[int]] = {}
+        for e in self.elements.values():
+            seen = counts.setdefault(e.ifc_class, [0, 0])
+            seen[0] += 1
+            seen[1] += e.external is True
+        return frozenset(c for c, (n, marked) in counts.items() if n > 2 and marked == n)
+
 
 @dataclass
 class Pose:

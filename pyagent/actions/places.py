@@ -164,8 +164,11 @@ def standing_point(ex: Executor, ctx: Context, gid: str) -> np.ndarray:
             if floor is None:
                 continue
             point = np.array([p[0], p[1], floor + EYE_HEIGHT])
-            if not el.room or ex.graph.room_at(np.array([p[0], p[1], floor + 0.3])) == el.room:
-                return point  # by the thing, in the room it stands in ("where's the loo? take me there")
+            # by the thing, in the room it stands in ("where's the loo? take me there"); by a door, in a room
+            # it opens into (the hall inside the front door, not the room beside it or the garden)
+            inside = {el.room} if el.room else {s for s in el.sides if s != "outside"}
+            if not inside or ex.graph.room_at(np.array([p[0], p[1], floor + 0.3])) in inside:
+                return point
             elsewhere.append(point)
     if elsewhere:
         return elsewhere[0]

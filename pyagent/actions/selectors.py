@@ -565,10 +565,13 @@ class Resolver:
         return bool(np.all(hi - lo >= STACKED_OVERLAP_M))
 
     def _is_external(self, el: Element) -> bool:
-        """The file's IsExternal (a false one only where the file marks some element of the class external);
-        else a room boundary to the outside; else (no rooms, no property) the element standing on or
-        outside the building's outline on its storey."""
-        if el.external is not None and (el.external or el.ifc_class in self.b.classes_marked_external):
+        """The file's IsExternal (a false one only where the file marks some element of the class external, a
+        true one only where it does not mark every one so: either way alone is the authoring tool's default);
+        else a room boundary to the outside; else (no rooms, no property) the element standing on or outside
+        the building's outline on its storey."""
+        cls = el.ifc_class
+        if el.external is not None and (el.external and cls not in self.b.classes_all_external
+                                        or not el.external and cls in self.b.classes_marked_external):
             return el.external
         if el.sides:
             return OUTSIDE in el.sides

@@ -183,8 +183,9 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     core = f" {phrase.core} "
     if head is not None and head.kind == "pronoun":
         sel["ref"] = "it"
-    elif phrase.demonstratives and room is None and (head is None or head.kind not in ("class", "kind")):
-        sel["ref"] = "selected" if ctx.selected else "it"
+    elif phrase.demonstratives and room is None and (head is None or head.kind not in ("class", "kind")) \
+            and not (head is not None and head.kind == "name" and not ctx.selected and not ctx.scene.it()):
+        sel["ref"] = "selected" if ctx.selected else "it"  # (not "that plumbing wall" said first: by its name)
     elif phrase.demonstratives and ctx.selected and room is None:
         sel["ref"] = "selected"
 

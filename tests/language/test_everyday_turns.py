@@ -311,3 +311,56 @@ def test_wind_bracing_by_the_buildings_own_word(sessions: ev.Sessions) -> None:
     r = s.say("Colour all the wind bracing yellow, please.")
     assert r.ok, r.answer
     assert set(s.state()["colors"]) == braces and len(braces) == 30
+
+
+def test_the_front_entrance_is_inside_the_front_door(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/revit2015_samplehouse.ifc", 4.0, 2.7, 1.6)  # in the bedroom
+    r = s.say("take me to the front entrance")
+    assert r.ok, r.answer
+    assert "Entrance hall" in str(ev.place_of(s)(s.state()["pose"])[1])  # inside, not the bedroom beside it
+
+
+def test_an_external_flag_set_on_every_wall_is_a_default(sessions: ev.Sessions) -> None:
+    # the IFC Engine example marks every wall IsExternal, its two inner walls ("Inner Wall I", "II") among
+    # them: the rooms' boundaries say which are outer; FZK marks its walls both ways, and the flag is kept
+    model = ifcopenshell.open(str(BUILDINGS / "ifcengine_example.ifc"))
+    outer = _ids(model, "IfcWall", lambda e: e.Name.startswith("Outer Wall"))
+    s = _at(sessions, "buildings/ifcengine_example.ifc", 2.0, 3.5, 1.6)
+    assert s.say("paint all the outside walls light grey").ok
+    assert set(s.state()["colors"]) == outer and len(outer) == 16
+    fzk = ifcopenshell.open(str(IFC / "AC20-FZK-Haus.ifc"))
+    ext = _ids(fzk, "IfcWall", lambda e: "-Ext-" in e.Name)
+    f = _at(sessions, "AC20-FZK-Haus.ifc", 4.0, 4.9, 1.6)
+    assert f.say("hide the outside walls").ok and set(f.state()["hidden"]) == ext
+
+
+def test_a_count_in_two_places(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "duplex.ifc", 2.0, -3.0, 4.7)
+    r = s.say("How many windows are there downstairs, and how many upstairs?")
+    assert r.ok, r.answer
+    up = _at(sessions, "duplex.ifc", 2.0, -3.0, 4.7).say("how many windows are on level 2")
+    assert [st["target"].get("class") for st in r.program["steps"]] == [["IfcWindow"], ["IfcWindow"]]
+    assert r.value == up.value
+
+
+def test_non_native_to_and_the_place_said_again(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "duplex.ifc", 2.0, -3.0, 4.7)  # unit B's Bedroom 2
+    r = s.say("please can you to put one plant in this bedroom, in the room here")
+    assert r.ok, r.answer
+    assert [p["asset"] for p in s.state()["props"]] == ["plant"]
+
+
+def test_what_a_thing_is_upholstered_in_is_its_material(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/revit2015_samplehouse.ifc", -3.0, 1.5, 1.6, 90)
+    r = s.say("what's that sofa in front of me upholstered in")
+    assert r.ok, r.answer
+    assert r.program["steps"][0]["property"] == "material" and "Fabric" in str(r.value)
+
+
+def test_that_thing_by_its_name_said_first(sessions: ev.Sessions) -> None:
+    if not (ROOT.parent / "shared" / "ifc" / "real").is_dir():
+        pytest.skip("the shared real buildings are not beside this checkout")
+    s = _at(sessions, "real/sketchup_PCERT_Building-Architecture_IFC4.ifc", 0.0, 0.0, 1.6)
+    r = s.say("how thick is that plumbing wall")
+    assert r.ok, r.answer
+    assert "ref" not in r.program["steps"][0]["target"]
