@@ -354,7 +354,10 @@ class Parser:
         if which is not None:  # "which one is the nearest": which is the nearest of them
             bare = re.sub(r"^(the|that|this|those|these|my) ", "", topic)
             return f"which is the {which.group('sup')} {bare}"
-        # the question with the phrase in it, read as any other ("how many windows has this room got")
+        # the question with the phrase in it, read as any other ("how many windows has this room got"; "what is
+        # its width": the width of it)
+        if _PRONOUN.search(rest) is None and _POSSESSIVE.search(rest) is not None:
+            return phrasing.rewrite(_POSSESSIVE.sub(lambda p: f"the {p.group('p')} of {topic}", rest, count=1))
         return phrasing.rewrite(_PRONOUN.sub(lambda p: topic, rest, count=1))
 
     def _fragment(self, t: str, ctx: ParseContext) -> str | list[Step] | None:
@@ -677,7 +680,7 @@ class Parser:
         return [{"op": "look_at", "target": _singular(sel, np_text, force=True)}]
 
     def _teleport(self, c: str, ctx: ParseContext) -> list[Step] | None:
-        m = re.match(r"^(take me|bring me|teleport( me)?|send me|move me|put me|beam me|get me|walk me|"
+        m = re.match(r"^(take me|bring me|teleport( me)?|send me|move me|put me|beam me|get me|walk me|pop me|whisk me|"
                      r"i want to go|we want to go|go|walk|jump|head|navigate|let us go|transport me|"
                      r"show me the way|lead me|fly me|place me)(?P<dir> over| back| up| down| straight)?"
                      r"( (in)?to| in| into| inside| over to| up to| down to| towards?| toward| at| near)? "
@@ -1442,12 +1445,14 @@ class Parser:
     def _which_of_those(self, c: str, ctx: ParseContext, so_far: list[Step]) -> list[Step] | None:
         """"How many kitchens are there, and which one's the biggest?": the things the clause before was about,
         the one that is most so. "Which of the two armchairs is closer to me?": of those, the one."""
-        m = re.fullmatch(r"which( one| ones| of them| of those)? (is|are) (the )?(?P<sup>[a-z]+?)( one| ones)?"
-                         r"( to me| to us| from me| from here)?", c)
+        m = re.fullmatch(r"which( one| ones)?(?P<of> of them| of those| of these)? (is|are) (the )?(?P<sup>[a-z]+?)"
+                         r"( one| ones)?( to me| to us| from me| from here)?", c)
         earlier = so_far[-1].get("target") if so_far else None
         if m is not None and isinstance(earlier, dict):
             pool: Selector | None = {k: copy.deepcopy(v) for k, v in earlier.items()
                                      if k not in ("order", "limit", "ordinal")}
+        elif m is not None and m.group("of") and ctx.scene.it():
+            pool = {"ref": "it"}  # "... and which one of those is the biggest?" after the turn before
         else:
             m = re.fullmatch(r"which of (?P<np>(the|these|those|all the|both|both the|the \d+) [^,]+?) (is|are) "
                              r"(the )?(?P<sup>[a-z]+?)( one)?( to me| to us| from me| from here)?", c)
@@ -1581,6 +1586,9 @@ class Parser:
                     base.pop("relations")
             base.update(sel)
             s2[key] = base
+            if s2["op"] == "isolate" and _has_noun(sel) and (
+                    m.group("tail") or re.search(r"\b(too|as well|also)\b", ctx.raw.lower())):
+                s2 = {"op": "show", "target": base}  # "isolate the columns" ... "and the beams too": both shown
             steps.append(s2)
         return steps
 
@@ -1919,8 +1927,10 @@ _SHARED_AFTER = re.compile(r"^ (on|in|at|upstairs|downstairs|inside|outside|of|n
                            r"along|by|facing|within|on the|in the|from|to my|on my|behind|in front)\b")
 #: A noun phrase first, then, after a comma, a clause that takes it up with a pronoun.
 _TOPIC = re.compile(r"^(?P<np>(?:(?:the|that|this|those|these|my|all the|both) )?[^,]+?(?: , [^,]+?)*) , "
-                    r"(?P<rest>[^,]*\b(?:it|them|they|those|these|its|their|which one|which)\b[^,]*)$")
-_PRONOUN = re.compile(r"\b(?:it|them|they|those|these)\b(?: both| all)?")
+                    r"(?P<rest>[^,]*\b(?:it|them|they|those|these|its|their|which one|which|that one|this one)\b"
+                    r"[^,]*)$")
+_PRONOUN = re.compile(r"\b(?:that one|this one|it|them|they|those|these)\b(?: both| all)?")
+_POSSESSIVE = re.compile(r"\b(?:its|their) (?P<p>[a-z]+(?: value| rating| height| area)?)\b")
 
 
 #: A noun phrase with a property compared with a number ("windows with a U-value above 1", "how many walls
@@ -2054,6 +2064,10 @@ def _target_corrected(t: str) -> str | None:
     rest = f" {m.group('rest')}" if m.group("rest") else ""
     np_said = m.group("np")
     named = m.group("req")[last.start():].split()
+    # "paint the bathroom door red, i meant the door to the office": the colour said before stays
+    said_how = re.search(rf"\s((light|dark|pale|bright) )?({_colour_pattern()})$", m.group("req")[last.start():])
+    if said_how is not None and not rest and not re.search(rf"\b({_colour_pattern()})$", np_said):
+        rest = said_how.group(0)
     if re.search(r"\bones?\b", np_said) and len(named) > 1:  # "hide the columns, no, only the ones upstairs"
         np_said = re.sub(r"\bones?\b", named[-1], np_said, count=1)
     return f"{m.group('req')[:last.start()]}{np_said}{rest}"

@@ -364,3 +364,70 @@ def test_that_thing_by_its_name_said_first(sessions: ev.Sessions) -> None:
     r = s.say("how thick is that plumbing wall")
     assert r.ok, r.answer
     assert "ref" not in r.program["steps"][0]["target"]
+
+
+def test_a_thing_said_first_and_its_property_asked_with_its(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / "AC20-FZK-Haus.ifc"))
+    front = next(d for d in model.by_type("IfcDoor") if d.Name == "Haustuer")
+    s = _at(sessions, "AC20-FZK-Haus.ifc", 2.5, 2.2, 1.6, 90)
+    r = s.say("The entrance door, what is his width please?")
+    assert r.ok, r.answer
+    assert r.value == pytest.approx(float(front.OverallWidth), abs=0.02)
+    r = s.say("the window on my right hand side, how wide is that one?")
+    assert r.ok and r.program["steps"][0]["target"]["relations"] == [{"rel": "right"}], r.answer
+
+
+def test_a_correction_keeps_the_colour_said_before(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "AC20-FZK-Haus.ifc", 3.0, 5.0, 1.6)
+    plain = _at(sessions, "AC20-FZK-Haus.ifc", 3.0, 5.0, 1.6)
+    assert plain.say("paint the office door red").ok
+    r = s.say("Paint the bathroom door red... no, sorry, I meant the door to the office.")
+    assert r.ok, r.answer
+    assert s.state()["colors"] == plain.state()["colors"] != {}
+
+
+def test_which_one_of_those_after_the_turn_before(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "AC20-FZK-Haus.ifc", 3.0, 5.0, 1.6)
+    assert s.say("show me the rooms on the ground floor").ok
+    r = s.say("and which one of those is the biggest?")
+    assert r.ok, r.answer
+    rooms = [sp for sp in s.building.spaces() if s.building.storey(sp.storey or "").name == "Erdgeschoss"]
+    biggest = max(rooms, key=lambda sp: sp.quantities.get("area", 0.0))
+    assert r.value == [biggest.id]
+
+
+def test_isolated_then_more_things_too(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/revit2020chs_basic-demo.ifc", -4.0, -3.0, 1.6, 90)
+    both = _at(sessions, "buildings/revit2020chs_basic-demo.ifc", -4.0, -3.0, 1.6, 90)
+    assert both.say("isolate the columns and the beams").ok
+    assert s.say("show me only the columns").ok
+    r = s.say("and the beams as well please")
+    assert r.ok, r.answer
+    assert set(s.state()["hidden"]) == set(both.state()["hidden"])
+
+
+@pytest.mark.parametrize(("ifc", "text", "expected"), [
+    ("duplex.ifc", "how many doors are in the whole duplex, and how many of those are on the ground floor?", 6),
+    (SMILEY, "How many bathrooms are there across all five houses?", 10),
+    ("buildings/freecad_testhouse.ifc", "how many footings does this thing sit on", 14),
+])
+def test_counts_over_the_whole_building(sessions: ev.Sessions, ifc: str, text: str, expected: int) -> None:
+    r = _at(sessions, ifc, 2.0, 2.0, 1.6).say(text)
+    assert r.ok and r.value == expected, r.answer
+
+
+def test_a_plan_cut_with_the_storey_said_after_the_height(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "AC20-FZK-Haus.ifc", 3.0, 5.0, 1.6)
+    r = s.say("give me a plan cut at one point two metres on the ground floor")
+    assert r.ok, r.answer
+    step = r.program["steps"][0]
+    assert step["op"] == "section" and step["height"] == pytest.approx(1.2) and step["storey"] == "Erdgeschoss"
+
+
+def test_pop_me_over_and_a_prop_one_would_like_to_see(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "AC20-FZK-Haus.ifc", 3.0, 5.0, 1.6)
+    assert s.say("can you pop me over into the kitchen").ok
+    assert "Küche" in str(ev.place_of(s)(s.state()["pose"])[1])
+    r = s.say("I'd like to see a plant in the living room, can you drop one in there?")
+    assert r.ok, r.answer
+    assert [p["asset"] for p in s.state()["props"]] == ["plant"]
