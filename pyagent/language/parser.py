@@ -710,6 +710,16 @@ class Parser:
         sel = self.selector(np_text, ctx)
         if not sel:
             return None
+        going = (m.group("dir") or "").strip()
+        rooms = sel.get("ids") if sel.get("class") == ["IfcSpace"] else None
+        if going in ("up", "down") and rooms and len(rooms) > 1:
+            # "let's go down to the cellar" in a terrace (a cellar under each house): down a floor, where one is
+            levels = {self.building.elements[i].storey for i in rooms}
+            st = self.building.storey(next(iter(levels)) or "") if len(levels) == 1 else None
+            mine = self.building.storey(storey_for(self.building, ctx.scene.user_storey(), "mine"))
+            if st is not None and mine is not None and (st.index < mine.index if going == "down"
+                                                        else st.index > mine.index):
+                return [{"op": "change_floor", "by": st.index - mine.index}]
         return [{"op": "teleport", "target": self.teleport_target(sel, np_text, ctx)}]
 
     def teleport_target(self, sel: Selector, np_text: str, ctx: ParseContext) -> Selector:

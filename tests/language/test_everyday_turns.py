@@ -198,13 +198,22 @@ def test_two_counts_of_the_same_things(sessions: ev.Sessions) -> None:
     assert steel + concrete == len(model.by_type("IfcColumn")) == 26
 
 
-def test_actually_no_just_the_outside_ones(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/archicad19_office-cv2.ifc", 10.0, 10.0, 8.0)
-    plain = _at(sessions, "buildings/archicad19_office-cv2.ifc", 10.0, 10.0, 8.0)
-    assert plain.say("hide the outside walls on this floor").ok
-    r = s.say("Hide the walls on this floor... actually no, just the outside walls.")
+@pytest.mark.parametrize(("ifc", "at", "meant", "said", "key"), [
+    # "actually no, just the X": the place said before stays
+    ("buildings/archicad19_office-cv2.ifc", (10.0, 10.0, 8.0), "hide the outside walls on this floor",
+     "Hide the walls on this floor... actually no, just the outside walls.", "hidden"),
+    # a correction keeps the colour said before it
+    ("AC20-FZK-Haus.ifc", (3.0, 5.0, 1.6), "paint the office door red",
+     "Paint the bathroom door red... no, sorry, I meant the door to the office.", "colors"),
+])
+def test_a_correction_does_what_the_request_meant_does(sessions: ev.Sessions, ifc: str, at: tuple[float, float, float],
+                                                       meant: str, said: str, key: str) -> None:
+    plain = _at(sessions, ifc, *at)
+    assert plain.say(meant).ok
+    s = _at(sessions, ifc, *at)
+    r = s.say(said)
     assert r.ok, r.answer
-    assert s.state()["hidden"] == plain.state()["hidden"] != []
+    assert s.state()[key] == plain.state()[key] and plain.state()[key]
 
 
 def test_a_date_with_a_compound_ordinal(sessions: ev.Sessions) -> None:
@@ -377,15 +386,6 @@ def test_a_thing_said_first_and_its_property_asked_with_its(sessions: ev.Session
     assert r.ok and r.program["steps"][0]["target"]["relations"] == [{"rel": "right"}], r.answer
 
 
-def test_a_correction_keeps_the_colour_said_before(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "AC20-FZK-Haus.ifc", 3.0, 5.0, 1.6)
-    plain = _at(sessions, "AC20-FZK-Haus.ifc", 3.0, 5.0, 1.6)
-    assert plain.say("paint the office door red").ok
-    r = s.say("Paint the bathroom door red... no, sorry, I meant the door to the office.")
-    assert r.ok, r.answer
-    assert s.state()["colors"] == plain.state()["colors"] != {}
-
-
 def test_which_one_of_those_after_the_turn_before(sessions: ev.Sessions) -> None:
     s = _at(sessions, "AC20-FZK-Haus.ifc", 3.0, 5.0, 1.6)
     assert s.say("show me the rooms on the ground floor").ok
@@ -431,3 +431,10 @@ def test_pop_me_over_and_a_prop_one_would_like_to_see(sessions: ev.Sessions) -> 
     r = s.say("I'd like to see a plant in the living room, can you drop one in there?")
     assert r.ok, r.answer
     assert [p["asset"] for p in s.state()["props"]] == ["plant"]
+
+
+def test_down_to_the_cellar_of_a_terrace_is_down_a_floor(sessions: ev.Sessions) -> None:
+    s = _at(sessions, SMILEY, 26.0, 5.0, 1.35, 90)
+    r = s.say("let's go down to the cellar")
+    assert r.ok and r.program["steps"] == [{"op": "change_floor", "by": -1}], r.answer
+    assert "KELLERRAUM" in str(ev.place_of(s)(s.state()["pose"])[1]).upper()
