@@ -438,3 +438,34 @@ def test_down_to_the_cellar_of_a_terrace_is_down_a_floor(sessions: ev.Sessions) 
     r = s.say("let's go down to the cellar")
     assert r.ok and r.program["steps"] == [{"op": "change_floor", "by": -1}], r.answer
     assert "KELLERRAUM" in str(ev.place_of(s)(s.state()["pose"])[1]).upper()
+
+
+@pytest.mark.parametrize(("ifc", "at", "text", "plain"), [
+    ("MiniProject.ifc", (22.0, 15.0, 1.6), "how many piles are there under this thing in total",
+     "how many piles are there"),
+    ("buildings/archicad19_office-cv2.ifc", (10.0, 10.0, 1.6),
+     "what's the total office floor area over the four levels", "what is the total floor area of the offices"),
+    ("buildings/archicad9_niedriha.ifc", (10.0, 5.0, 1.6), "which rooms border on the kitchen",
+     "which rooms are adjacent to the kitchen"),
+    ("buildings/blenderbim_homemaker-test.ifc", (2.0, 3.0, 1.62), "just show me level one on its own",
+     "isolate level 1"),
+])
+def test_said_as_people_say_it(sessions: ev.Sessions, ifc: str, at: tuple[float, float, float], text: str,
+                               plain: str) -> None:
+    meant = _at(sessions, ifc, *at).say(plain)
+    assert meant.ok, meant.answer
+    r = _at(sessions, ifc, *at).say(text)
+    assert r.ok, r.answer
+    assert r.program == meant.program
+
+
+def test_doors_out_of_a_room_are_its_doors(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "archicad9_niedriha.ifc"))
+    kitchen = next(sp for sp in model.by_type("IfcSpace") if sp.LongName == "Kochen")
+    s = _at(sessions, "buildings/archicad9_niedriha.ifc", 0.0, 0.0, 1.6)
+    where = s.building.elements[str(kitchen.GlobalId)]
+    s.set_pose(Pose.from_json({"position": [float(c) for c in (where.bbox_min + where.bbox_max) / 2][:2]
+                               + [float(where.bbox_min[2]) + 1.6], "yaw": 0.0, "pitch": 0.0}))
+    r = s.say("how many doors lead out of this kitchen")
+    assert r.ok, r.answer
+    assert "external" not in r.program["steps"][0]["target"] and r.value == 2
