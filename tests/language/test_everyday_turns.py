@@ -469,3 +469,21 @@ def test_doors_out_of_a_room_are_its_doors(sessions: ev.Sessions) -> None:
     r = s.say("how many doors lead out of this kitchen")
     assert r.ok, r.answer
     assert "external" not in r.program["steps"][0]["target"] and r.value == 2
+
+
+@pytest.mark.parametrize(("ifc", "text", "plain"), [
+    ("duplex.ifc", "hide the furniture on level one, no sorry, on level two", "hide the furniture on level 2"),
+    ("buildings/revit2008_quantities.ifc", "only the walls please, hide everything else", "isolate the walls"),
+    ("buildings/revit2024por_building-teste-gis.ifc", "get rid of the roof so I can look in from above",
+     "hide the roof"),
+    ("buildings/archicad20_rooftop-4zones.ifc", "in which room is the shower", "which room is the shower in"),
+    ("AC20-FZK-Haus.ifc", "could you make the ground floor walls kind of see-through, like half transparent",
+     "make the walls on the ground floor 50 percent transparent"),
+    ("duplex.ifc", "so how many bedrooms are there altogether in both units", "how many bedrooms are there"),
+])
+def test_more_ways_of_saying_it(sessions: ev.Sessions, ifc: str, text: str, plain: str) -> None:
+    meant = _at(sessions, ifc, 2.0, 2.0, 1.6).say(plain)
+    assert meant.ok, meant.answer
+    r = _at(sessions, ifc, 2.0, 2.0, 1.6).say(text)
+    assert r.ok, r.answer
+    assert r.program == meant.program
