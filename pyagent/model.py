@@ -7,6 +7,7 @@ Identity: the IFC GlobalId, everywhere.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -119,12 +120,9 @@ class Building:
     def classes_all_external(self) -> frozenset[str]:
         """Classes of which the file marks every element external, several of them (an example house's inner
         walls among them): there the flag is the authoring tool's default too, not a fact."""
-        counts: dict[str, list[int]] = {}
-        for e in self.elements.values():
-            seen = counts.setdefault(e.ifc_class, [0, 0])
-            seen[0] += 1
-            seen[1] += e.external is True
-        return frozenset(c for c, (n, marked) in counts.items() if n > 2 and marked == n)
+        every = Counter(e.ifc_class for e in self.elements.values())
+        marked = Counter(e.ifc_class for e in self.elements.values() if e.external is True)
+        return frozenset(c for c, n in every.items() if n > 2 and marked[c] == n)
 
 
 @dataclass

@@ -37,6 +37,7 @@ class SceneGraph:
     nav: nx.Graph  # nodes: room ids, door ids, stair ids, OUTSIDE; weights in metres
     finder: RoomFinder
     _pvs: dict[str, set[str]] = field(default_factory=dict)
+    _units: list[set[str]] | None = None
 
     # ---- relations -------------------------------------------------------------------------
     def related(self, gid: str, rel: str, reverse: bool = False) -> list[str]:
@@ -96,7 +97,13 @@ class SceneGraph:
     def units(self) -> list[set[str]]:
         """The separate dwellings of a building (the houses of a terrace, flats with no common hall): groups
         of at least ``UNIT_MIN_ROOMS`` rooms one cannot walk between without going outside. A building of one
-        such group (or whose doors do not say which rooms they join) has none: an empty list."""
+        such group (or whose doors do not say which rooms they join) has none: an empty list. Found once: the
+        navigation graph does not change."""
+        if self._units is None:
+            self._units = self._find_units()
+        return self._units
+
+    def _find_units(self) -> list[set[str]]:
         inside = self.nav.subgraph(n for n in self.nav if n != OUTSIDE)
         kinds = nx.get_node_attributes(self.nav, "kind")
         groups = [{n for n in c if kinds.get(n) == "room"} for c in nx.connected_components(inside)]

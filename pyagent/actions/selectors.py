@@ -530,13 +530,12 @@ class Resolver:
                           for r in rows]]
             if len(local) == 1:
                 return local
-            if spaces:  # "the bathroom upstairs" in a terrace of houses: the one of the user's house
+            if spaces:  # in a terrace of houses, "the bathroom upstairs": the one of the user's house; "the
+                # kitchen downstairs": the one under the user's room
                 unit = next((u for u in self.ctx.graph.units() if room in u), None)
-                if unit is not None:
-                    own = rows[self._in_rooms(rows, unit)]
-                    if len(own) == 1:
-                        return own
-            if spaces:  # "the kitchen downstairs" in a terrace of houses: the one under the user's room
+                own = rows[self._in_rooms(rows, unit)] if unit is not None else rows[:0]
+                if len(own) == 1:
+                    return own
                 stacked = rows[[self._stacked(room, self.sp.ids[r]) for r in rows]]
                 if len(stacked) == 1:
                     return stacked

@@ -149,8 +149,7 @@ class Aggregates:
             return None
         fn = _words()["property_fn"][str(g["property_fn"])]
         if fn in ("worst", "best"):
-            higher_worse = prop in _data().get("worse_when_higher", [])
-            if not higher_worse:
+            if prop not in _data().get("worse_when_higher", []):
                 return None
             fn = "max" if fn == "worst" else "min"
         sel = self._things(str(g["np"]), ctx)

@@ -306,17 +306,17 @@ class Lexicon:
         for st in b.storeys:
             said_words = set(_LETTERS.findall(ascii_fold(f"{st.name} {st.long_name}")))
             for word, fragments in ROOM_SYNONYMS.items():
-                named = any(ascii_fold(f) in said_words for f in fragments if len(f) >= 4)
+                if not any(ascii_fold(f) in said_words for f in fragments if len(f) >= 4):
+                    continue
                 # ... or with rooms called so that all lie on it, the storey named by that word alone ("Keller"
                 # holding "Keller 1", "Keller 2" and "Diele-Keller": "in the cellar" is the whole storey)
-                whole = named and word in room_said and ascii_fold(st.name).strip() in \
-                    {ascii_fold(f) for f in fragments} and all(
-                        b.elements[i].storey == st.id for r in lex.rooms if r.phrase == word for i in r.ids)
-                if named and (word not in room_said or whole):
-                    lex.storeys.setdefault(word, st.id)
-                    for alias, target in ROOM_WORD_ALIASES.items():
-                        if target == word and alias not in room_said:
-                            lex.storeys.setdefault(alias, st.id)
+                if word in room_said and (ascii_fold(st.name).strip() not in {ascii_fold(f) for f in fragments} or any(
+                        b.elements[i].storey != st.id for r in lex.rooms if r.phrase == word for i in r.ids)):
+                    continue
+                lex.storeys.setdefault(word, st.id)
+                for alias, target in ROOM_WORD_ALIASES.items():
+                    if target == word and alias not in room_said:
+                        lex.storeys.setdefault(alias, st.id)
         lex.roof_storeys = roof_storeys(b)
         # Kinds present in the building (texts: the products' names and types, read above).
         for kind, words in KIND_WORDS.items():

@@ -88,11 +88,12 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     order_near_anchor = False
     rooms_asked = head is not None and head.kind == "class" and "IfcSpace" in head.value[1]
     said_relations: list[Relation] = []
+    other_unit = False
     for r in phrase.relations:
         if r.rel == "connecting":  # "the door that connects the hall and the kitchen": in both
             said_relations += [Relation("in", r.anchor, words="in"), Relation("in", r.other, words="in")]
         elif r.rel == "other_unit":  # "the kitchen in the other unit": anywhere but the user's own unit
-            sel["except"] = {"relations": [{"rel": "unit"}]}  # of the same class or kind: filled in at the end
+            other_unit = True
         elif r.rel == "outside":  # "the steps outside the door": outside, by it
             sel["external"] = True
             said_relations.append(Relation("near", r.anchor, words=r.words))
@@ -303,8 +304,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         sel["limit"] = 1  # upstairs": the biggest room there
     if sel.get("class") == [] and "kind" not in sel:
         sel.pop("class")
-    if sel.get("except") == {"relations": [{"rel": "unit"}]}:  # "the rooms next door": not rooms of the user's unit
-        sel["except"].update({k: sel[k] for k in ("class", "kind") if k in sel})
+    if other_unit:  # "the rooms next door": not the rooms of the user's unit (things of the same class or kind)
+        sel["except"] = {**{k: sel[k] for k in ("class", "kind") if k in sel}, "relations": [{"rel": "unit"}]}
     return sel
 
 

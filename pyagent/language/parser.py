@@ -754,10 +754,11 @@ class Parser:
                          r"( on foot| walking| to walk)$", c)
         if not m:
             return None
-        np_text, start = m.group("np"), None
+        np_text, start, start_text = m.group("np"), None, ""
         split = re.fullmatch(r"(?P<np>.+?) from (?P<start>(the|my|this|that) [^,]+)", np_text)
         if split is not None:  # "how do I get to it from the bedroom": from that room
-            start = self.selector(split.group("start"), ctx)
+            start_text = split.group("start")
+            start = self.selector(start_text, ctx)
             np_text = split.group("np") if start else np_text
             if start and start.get("ids") == [ctx.user_room()]:
                 start = None  # from the room the user stands in: from where the user stands
@@ -766,7 +767,7 @@ class Parser:
             return None
         step: Step = {"op": "route", "to": _singular(sel, np_text, force=True)}
         if start:
-            step["from"] = _singular(start, split.group("start") if split else "", force=True)
+            step["from"] = _singular(start, start_text, force=True)
         return [step]
 
     def _count(self, c: str, ctx: ParseContext) -> list[Step] | None:
@@ -2076,8 +2077,8 @@ def _target_corrected(t: str) -> str | None:
     np_said = m.group("np")
     named = m.group("req")[last.start():].split()
     # "paint the bathroom door red, i meant the door to the office": the colour said before stays
-    said_how = re.search(rf"\s((light|dark|pale|bright) )?({_colour_pattern()})$", m.group("req")[last.start():])
-    if said_how is not None and not rest and not re.search(rf"\b({_colour_pattern()})$", np_said):
+    said_how = re.search(rf"\s{_colour_pattern()}$", m.group("req")[last.start():])
+    if said_how is not None and not rest and not re.search(rf"\b{_colour_pattern()}$", np_said):
         rest = said_how.group(0)
     if re.search(r"\bones?\b", np_said) and len(named) > 1:  # "hide the columns, no, only the ones upstairs"
         np_said = re.sub(r"\bones?\b", named[-1], np_said, count=1)

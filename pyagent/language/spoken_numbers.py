@@ -36,8 +36,8 @@ def _ordinal_value(word: str, language: str) -> int | None:
 
 _DIGIT_WORDS = {"zero": "0", "oh": "0", "o": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
                 "six": "6", "seven": "7", "eight": "8", "nine": "9"}
-_DIGIT = r"(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine|\d)"
-_FIRST_DIGIT = r"(?:one|two|three|four|five|six|seven|eight|nine|[1-9])"
+_DIGIT = "(?:" + "|".join(_DIGIT_WORDS) + r"|\d)"
+_FIRST_DIGIT = "(?:" + "|".join(w for w, d in _DIGIT_WORDS.items() if d != "0") + r"|[1-9])"
 # A room or door number said digit by digit with "oh" for zero ("one oh two", "two oh one", "one zero three",
 # "one point oh two"): at least one zero among three digits or more, said as single digits.
 _SPELT = re.compile(rf"\b{_FIRST_DIGIT}(?: {_DIGIT}){{2,}}(?: point(?: {_DIGIT})+)?\b"
@@ -50,7 +50,7 @@ def spelt_digits(text: str) -> str:
     become 23)."""
     def joined(m: re.Match[str]) -> str:
         words = m.group(0).split()
-        if not any(w in ("oh", "o", "zero", "0") for w in words):
+        if not any(_DIGIT_WORDS.get(w, w) == "0" for w in words):
             return m.group(0)
         return "".join("." if w == "point" else _DIGIT_WORDS.get(w, w) for w in words)
     return _SPELT.sub(joined, text)

@@ -23,6 +23,8 @@ BUILDINGS = Path(__file__).resolve().parent / "buildings"
 GYM = "buildings/revit2020nld_gymzaal-hambakendreef.ifc"
 SMILEY = "buildings/archicad11_smiley-west.ifc"
 FLATS = "buildings/revit2024por_building-teste-gis.ifc"
+REAL = ev.real_dir()  # the shared public sample buildings, where they lie beside this checkout
+needs_real = pytest.mark.skipif(REAL is None, reason="the shared real buildings are not beside this checkout")
 
 
 @pytest.fixture(scope="module")
@@ -117,14 +119,11 @@ def test_the_room_where_the_equipment_is_stored(sessions: ev.Sessions) -> None:
     assert "toestellenberging" in room
 
 
-@pytest.mark.parametrize("text", ["So how many doors and how many windows does this little box actually have?"])
-def test_this_little_box_is_the_building(sessions: ev.Sessions, text: str) -> None:
-    model = ifcopenshell.open(str(ROOT.parent / "shared" / "ifc" / "real" / "bonsai_project0-openings.ifc")) \
-        if (ROOT.parent / "shared" / "ifc" / "real").is_dir() else None
-    if model is None:
-        pytest.skip("the shared real buildings are not beside this checkout")
+@needs_real
+def test_this_little_box_is_the_building(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(ev.ifc_path("real/bonsai_project0-openings.ifc")))
     s = _at(sessions, "real/bonsai_project0-openings.ifc", 1.5, 1.4, 1.6, 90)
-    r = s.say(text)
+    r = s.say("So how many doors and how many windows does this little box actually have?")
     assert r.ok, r.answer
     assert [st["op"] for st in r.program["steps"]] == ["count", "count"]
     assert r.value == len(_ids(model, "IfcWindow"))
@@ -179,11 +178,9 @@ def test_words_for_things_the_building_names_in_its_own_language(sessions: ev.Se
     assert total.ok and total.value == pytest.approx(sum(weights.values()), rel=1e-3)
 
 
+@needs_real
 def test_girders_are_beams_where_nothing_is_named_so(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "real/tekla_TOYO_INK_Legkezelo.ifc", 0.0, 0.0, 1.6) \
-        if (ROOT.parent / "shared" / "ifc" / "real").is_dir() else None
-    if s is None:
-        pytest.skip("the shared real buildings are not beside this checkout")
+    s = _at(sessions, "real/tekla_TOYO_INK_Legkezelo.ifc", 0.0, 0.0, 1.6)
     beams = sum(1 for e in s.building.elements.values() if e.ifc_class == "IfcBeam")
     assert s.say("how many girders are there").value == beams
 
@@ -310,10 +307,9 @@ def test_the_offices_counted_and_their_area_together(sessions: ev.Sessions) -> N
     assert r.value == pytest.approx(total.value)
 
 
+@needs_real
 def test_wind_bracing_by_the_buildings_own_word(sessions: ev.Sessions) -> None:
-    if not (ROOT.parent / "shared" / "ifc" / "real").is_dir():
-        pytest.skip("the shared real buildings are not beside this checkout")
-    model = ifcopenshell.open(str(ROOT.parent / "shared" / "ifc" / "real" / "tekla_CO-ST-01.ifc"))
+    model = ifcopenshell.open(str(ev.ifc_path("real/tekla_CO-ST-01.ifc")))
     braces = {str(e.GlobalId) for e in model.by_type("IfcProduct") if (e.Name or "").lower() == "szélrács"
               and not e.is_a("IfcElementAssembly")}
     s = _at(sessions, "real/tekla_CO-ST-01.ifc", 0.0, 0.0, 1.6)
@@ -366,9 +362,8 @@ def test_what_a_thing_is_upholstered_in_is_its_material(sessions: ev.Sessions) -
     assert r.program["steps"][0]["property"] == "material" and "Fabric" in str(r.value)
 
 
+@needs_real
 def test_that_thing_by_its_name_said_first(sessions: ev.Sessions) -> None:
-    if not (ROOT.parent / "shared" / "ifc" / "real").is_dir():
-        pytest.skip("the shared real buildings are not beside this checkout")
     s = _at(sessions, "real/sketchup_PCERT_Building-Architecture_IFC4.ifc", 0.0, 0.0, 1.6)
     r = s.say("how thick is that plumbing wall")
     assert r.ok, r.answer
