@@ -129,14 +129,24 @@ def _first_view(model: ifcopenshell.file, step: Pass, src: Path, digest: str, fo
     return names, stats.repeats
 
 
+def save_cache(loaded: LoadedBuilding) -> None:
+    """Write what a later ``load`` of the same file reads beside a first load's glb: the meshes, then the
+    building (a load trusts the folder only once both are there)."""
+    folder = loaded.glb_path.parent
+    loaded.meshes.save(folder / "meshes.npz")
+    building_io.save_building(loaded.building, folder / "building.json")
+
+
 def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
          threads: int | None = None, progress: Progress = no_progress,
-         first_view: FirstView | None = None) -> LoadedBuilding:
+         first_view: FirstView | None = None, write_cache: bool = True) -> LoadedBuilding:
     """The building in ``path``; raises ``IfcLoadError`` with a clear message for bad files.
     ``progress(stage, done, total)`` hears about a first load's stages (a cached load has none).
     ``first_view``, on a first load whose fast pass left elements out, is called with the building as
     the fast pass has it (every element, the ``pending`` ones without geometry; its own glb) before the
-    rest is made; the returned building is the full one. A cached load never calls it."""
+    rest is made; the returned building is the full one. A cached load never calls it.
+    Without ``write_cache`` a first load writes only its glb and the caller calls ``save_cache`` when the
+    building has been handed on (``serve``'s loading process does, after the link has it)."""
     src = Path(path)
     if not src.is_file():
         raise IfcLoadError(f"{src}: no such file")
@@ -200,9 +210,10 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     names, repeats = first_glb
     known = repeats if names and [p.name for p in glb_parts[:len(names)]] == names else None
     write_glb(glb_parts, meshes.materials, glb, known=known, copies=meshes.copy_of)
-    meshes.save(m_npz)
-    building_io.save_building(building, b_json)
+    loaded = LoadedBuilding(building, meshes, glb, False, timings)
+    if write_cache:
+        save_cache(loaded)
     progress("write", 1, 1)
     timings["write"] = time.perf_counter() - t
     timings["total"] = time.perf_counter() - t0
-    return LoadedBuilding(building, meshes, glb, False, timings)
+    return loaded

@@ -16,6 +16,7 @@ from pyagent.jsonsafe import JsonInputError, finite_number, loads
 
 PROTOCOL_VERSION = 2
 MAX_JSON_BYTES = 1 << 20  # one JSON frame (a program, a selection of thousands of ids)
+MAX_TRANSPORT_BYTES = 64 << 20  # libzmq drops a peer that sends a bigger message than this
 MAX_AUDIO_BYTES = 1 << 20  # one audio chunk: 32 s of 16 kHz PCM16
 MAX_TEXT_CHARS = 2000
 SAMPLE_RATES = range(8000, 96001)

@@ -31,7 +31,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 import zmq
 
 from pyagent.actions.delta import diff_states, is_empty
-from pyagent.link.protocol import PROTOCOL_VERSION, Message, ProtocolError, encode, parse_message
+from pyagent.link.protocol import (
+    MAX_TRANSPORT_BYTES,
+    PROTOCOL_VERSION,
+    Message,
+    ProtocolError,
+    encode,
+    parse_message,
+)
 
 if TYPE_CHECKING:
     from pyagent.link.streaming import BackgroundLoad
@@ -40,7 +47,6 @@ log = logging.getLogger("pyagent.link")
 
 DEFAULT_ENDPOINT = "tcp://127.0.0.1:5557"
 DEFAULT_PORT = 5557
-MAX_TRANSPORT_BYTES = 64 << 20  # libzmq drops a peer that sends a bigger message than this
 #: How long the link waits for its address to come free (the loading responder closing on it) before giving up.
 BIND_PATIENCE_S = 3.0
 MAX_STRANGERS = 64  # connections that have not (yet) said a good hello; the oldest is forgotten first
@@ -167,6 +173,7 @@ class LinkServer:
         context: zmq.Context[Any] | None = None,
         max_batch: int = 1000,
         background_saves: bool = True,
+        bound: zmq.Socket[Any] | None = None,
     ) -> None:
         if allow_remote and not token:
             raise ValueError("listening beyond loopback needs a token (--token SECRET)")
@@ -199,18 +206,23 @@ class LinkServer:
         self._next_utt = 1
         self._state = self._snapshot()
         self._stop = threading.Event()
-        self._own_context = context is None
-        self._ctx = context or zmq.Context()
-        self.socket: zmq.Socket[Any] = self._ctx.socket(zmq.ROUTER)
-        self.socket.setsockopt(zmq.LINGER, 0)
-        self.socket.setsockopt(zmq.MAXMSGSIZE, MAX_TRANSPORT_BYTES)
-        try:
-            self._bind(endpoint)
-        except zmq.ZMQError:
-            self.socket.close(linger=0)
-            if self._own_context:
-                self._ctx.term()
-            raise
+        if bound is not None:  # a ROUTER already bound (the loading responder's): its context is the caller's
+            self._own_context = False
+            self._ctx = bound.context
+            self.socket: zmq.Socket[Any] = bound
+        else:
+            self._own_context = context is None
+            self._ctx = context or zmq.Context()
+            self.socket = self._ctx.socket(zmq.ROUTER)
+            self.socket.setsockopt(zmq.LINGER, 0)
+            self.socket.setsockopt(zmq.MAXMSGSIZE, MAX_TRANSPORT_BYTES)
+            try:
+                self._bind(endpoint)
+            except zmq.ZMQError:
+                self.socket.close(linger=0)
+                if self._own_context:
+                    self._ctx.term()
+                raise
         self.endpoint: str = self.socket.getsockopt_string(zmq.LAST_ENDPOINT)
         self._poller = zmq.Poller()
         self._poller.register(self.socket, zmq.POLLIN)
@@ -301,6 +313,16 @@ class LinkServer:
         if self._pending_pose is not None:
             self._apply_pose_guarded()
         return len(batch)
+
+    def welcome_waiting(self, hellos: Sequence[list[zmq.Frame]]) -> None:
+        """Answer hellos heard before this server started (the loading responder's, handed over with its
+        socket) as if they came now: each engine that waited gets its ``welcome`` without saying hello
+        again."""
+        for frames in hellos:
+            try:
+                self._handle(frames)
+            except Exception:  # noqa: BLE001 - nothing a peer sends may end the process
+                log.exception("a waiting hello could not be handled")
 
     def _handle(self, frames: list[zmq.Frame]) -> None:
         peer = self._peer(frames[0])
@@ -781,8 +803,6 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
         print(f"error: no such IFC file: {args.ifc}", file=sys.stderr)
         return 2
     endpoint = _listen_endpoint(args.listen) if args.listen else args.endpoint
-    from pyagent.session import Session
-
     started = time.monotonic()
     journal: str | bool | None = None if args.no_journal else (True if args.journal in (None, "default")
                                                                   else args.journal)
@@ -795,27 +815,32 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
               "remote engines", file=sys.stderr)
         return 2
     # The building loads beside the link (a first load in a child process, started before any socket
-    # exists so that it holds none): the link starts on the fast pass's first view, and the rest
-    # streams to the engines when it is made (a cached load has it all at once).
+    # exists so that it holds none, and before the session's own modules are imported, which this process
+    # does meanwhile): the link starts on the fast pass's first view, and the rest streams to the engines
+    # when it is made (a cached load has it all at once).
     bar = TerminalBar(Path(args.ifc).name, quiet=args.quiet)
     relay = StatusRelay(lambda _text: None)
     background = BackgroundLoad(args.ifc, progress=both(bar, Throttled(relay, Path(args.ifc).name)),
                                 after=bar.close)
+    context = zmq.Context()
     try:  # engines that connect while a first load runs hear how far it got
-        loading: LoadingResponder | None = LoadingResponder(endpoint, args.token)
+        loading = LoadingResponder(endpoint, args.token, context=context)
     except zmq.ZMQError as exc:
         background.cancel()
+        context.term()
         print(f"error: cannot listen on {endpoint}: {exc}", file=sys.stderr)
         return 2
-    assert loading is not None
     relay.point_at(loading.update)
     try:
+        from pyagent.session import Session
+
         first = background.wait_first()
         session = Session.from_loaded(first if first is not None else background.full(), journal_dir=journal,
                                       fresh=args.fresh, save_dir=args.save_dir)
-    finally:
+    except BaseException:
         loading.close()
-        loading = None
+        context.term()
+        raise
     if journal:
         print(session.restore_report.summary(), file=sys.stderr)
     def warm_front_end() -> None:  # made and warmed while engines connect (a first say waits for it)
@@ -832,10 +857,15 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
     server_cls = LinkServer
     if args.mcp_http:  # MCP requests run on the link's thread, between engine messages
         from pyagent.mcp.attach import JobLinkServer as server_cls
+    # the link goes on with the responder's socket: engines that said hello while the building loaded
+    # are welcomed now, without reconnecting
+    bound, waiting = loading.hand_over()
     try:
         server = server_cls(session, endpoint, token=args.token, allow_remote=bool(args.listen),
-                            speech=speech, speech_problem=speech_problem)
+                            speech=speech, speech_problem=speech_problem, bound=bound)
     except (ValueError, zmq.ZMQError) as exc:
+        bound.close(linger=0)
+        context.term()
         print(f"error: cannot listen on {endpoint}: {exc}", file=sys.stderr)
         return 2
     if first is not None:
@@ -849,6 +879,7 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
             mcp_endpoint = attach_http(server, session, args.mcp_http, args.mcp_token)
         except (ValueError, OSError) as exc:
             server.close()
+            context.term()
             print(f"error: --mcp-http: {exc}", file=sys.stderr)
             return 2
     with server:
@@ -857,11 +888,14 @@ def serve_main(argv: Sequence[str] | None = None, *, speech: SpeechService | Non
                  if server.streaming else "", server.endpoint, time.monotonic() - started,
                  "" if speech else f"; speech recognition is not configured ({speech_problem})")
         print(f"listening on {server.endpoint}", flush=True)
+        server.welcome_waiting(waiting)
         try:
             server.run()
         finally:
             if mcp_endpoint is not None:
                 mcp_endpoint.stop()
+    context.term()
+    background.join(timeout=30.0)  # a first load's process may still be writing the cache for the next start
     close = getattr(session, "close", None)
     if callable(close):
         close()

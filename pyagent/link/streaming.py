@@ -13,6 +13,7 @@ what happens between the parts set it, as the rest of a small building can come 
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import multiprocessing.process
 import os
@@ -25,10 +26,15 @@ from pathlib import Path
 
 from pyagent.glb import write_glb
 from pyagent.ifcfile import IfcLoadError
-from pyagent.loader import LoadedBuilding, _glb_parts, is_cached, load
+from pyagent.loader import LoadedBuilding, _glb_parts, is_cached, load, save_cache
 from pyagent.progress import Progress, no_progress
 
+log = logging.getLogger(__name__)
+
 HOLD_ENV = "PYAGENT_HOLD_REST_S"
+#: How long the load's thread waits for the loading process to end once it has the building (the
+#: process then writes the cache: a second or two for a large file).
+CACHE_WRITE_PATIENCE_S = 120.0
 MAX_HOLD_S = 60.0
 
 
@@ -79,7 +85,7 @@ def _child(conn: Connection, path: Path, cache: Path | None, use_cache: bool) ->
         conn.send(("first", f))
 
     try:
-        full = load(path, cache=cache, use_cache=use_cache, first_view=on_first,
+        full = load(path, cache=cache, use_cache=use_cache, first_view=on_first, write_cache=False,
                     progress=lambda stage, done, total: conn.send(("progress", stage, done, total)))
         part = None
         hold = os.environ.get(HOLD_ENV, "")
@@ -96,8 +102,16 @@ def _child(conn: Connection, path: Path, cache: Path | None, use_cache: bool) ->
         conn.send(("done", full, part))
     except Exception as exc:  # noqa: BLE001 - every failure is the parent's to report
         conn.send(("error", exc if isinstance(exc, IfcLoadError | OSError) else RuntimeError(str(exc))))
+        return
     finally:
         conn.close()
+    # the parent has the building: the cache for its next start is written meanwhile (a failure only
+    # means that the next start loads the file again)
+    try:
+        if not full.cached:
+            save_cache(full)
+    except OSError as exc:
+        log.warning("the cache of %s could not be written: %s", path.name, exc)
 
 
 class BackgroundLoad:
@@ -142,6 +156,8 @@ class BackgroundLoad:
                 self._first_ready.set()
                 if self._after is not None:
                     self._after()
+                if self._process is not None:  # it writes the cache after handing the building over
+                    self._process.join(timeout=CACHE_WRITE_PATIENCE_S)
         return run
 
     def _in_thread(self, cache: Path | None) -> None:
@@ -166,8 +182,6 @@ class BackgroundLoad:
                     raise msg[1]
         finally:
             conn.close()
-            if self._process is not None:
-                self._process.join(timeout=10)
 
     def cancel(self) -> None:
         """Stop a load still running in its child process (its result is then an error)."""
@@ -199,4 +213,6 @@ class BackgroundLoad:
         return self._part
 
     def join(self, timeout: float | None = None) -> None:
+        """Wait for the load to end and a loading process to have written the cache (``timeout``: at most
+        this long)."""
         self._thread.join(timeout)

@@ -1,7 +1,7 @@
 """While serve loads a building the first time, engines that connect hear how far it got (status
 lines over the link, token respected), then get their welcome from the real link on the same
-endpoint; the loader reports its stages to a progress callback, and the terminal bar stays off
-stdout."""
+socket without saying hello again; the loader reports its stages to a progress callback, and the
+terminal bar stays off stdout. serve's loading process writes the cache after handing the building over."""
 
 from __future__ import annotations
 
@@ -17,8 +17,11 @@ import zmq
 from link_client import LinkClient
 
 from pyagent.link.loading import NOT_AUTHORISED, LoadingResponder
-from pyagent.loader import load
+from pyagent.link.server import LinkServer
+from pyagent.link.streaming import BackgroundLoad
+from pyagent.loader import is_cached, load, save_cache
 from pyagent.progress import STAGES, TerminalBar, Throttled
+from pyagent.session import Session
 
 REPO = Path(__file__).resolve().parents[2]
 DUPLEX = REPO / "ifc" / "duplex.ifc"
@@ -52,6 +55,62 @@ def test_the_loading_responder_answers_hello_and_sends_each_new_line() -> None:
         responder.close()
 
 
+def test_the_link_goes_on_with_the_responders_socket_and_welcomes_who_waited(tmp_path: Path) -> None:
+    endpoint = f"tcp://127.0.0.1:{_port()}"
+    ctx = zmq.Context()
+    responder = LoadingResponder(endpoint, token="s3cret", context=ctx)
+    waiting, stranger, late = LinkClient(endpoint, ctx), LinkClient(endpoint, ctx), LinkClient(endpoint, ctx)
+    server: LinkServer | None = None
+    try:
+        waiting.send({"type": "hello", "protocol": 2, "token": "s3cret"})
+        got = waiting.recv(3000)
+        assert got is not None and got[0]["type"] == "status"
+        stranger.send({"type": "hello", "protocol": 2, "token": "guess"})
+        got = stranger.recv(3000)
+        assert got is not None and got[0] == {"type": "error", "message": NOT_AUTHORISED}
+        bound, hellos = responder.hand_over()
+        assert len(hellos) == 1  # only the engine with the token waits for a welcome
+        late.send({"type": "hello", "protocol": 2, "token": "s3cret"})  # sent while the socket has no reader
+        session = Session.from_loaded(load(DUPLEX, cache=tmp_path))
+        server = LinkServer(session, endpoint, token="s3cret", bound=bound)
+        assert server.endpoint == endpoint and server.socket is bound
+        server.welcome_waiting(hellos)
+        got = waiting.recv(3000)  # no second hello: the welcome comes as the link starts
+        assert got is not None and got[0]["type"] == "welcome" and got[0]["model"]["size"] > 100_000
+        server.poll_once(2000)  # the hello that came in between is read by the link, from the same socket
+        got = late.recv(3000)
+        assert got is not None and got[0]["type"] == "welcome"
+        assert stranger.recv(300) is None and len(server._engines) == 2
+        waiting.send({"type": "do", "id": 1, "program": {"steps": [{"op": "hide", "target": {"class": ["IfcDoor"]}}]}})
+        server.poll_once(2000)
+        kinds = [m["type"] for m in waiting.recv_all(500)]
+        assert kinds == ["delta", "result"], kinds
+    finally:
+        for c in (waiting, stranger, late):
+            c.close()
+        if server is not None:
+            server.close()
+        else:
+            responder.close()
+        ctx.term()
+
+
+def test_a_first_load_leaves_the_cache_to_the_caller_when_asked(tmp_path: Path) -> None:
+    loaded = load(DUPLEX, cache=tmp_path, write_cache=False)
+    assert loaded.glb_path.is_file() and not is_cached(DUPLEX, tmp_path)
+    save_cache(loaded)
+    assert is_cached(DUPLEX, tmp_path)
+    again = load(DUPLEX, cache=tmp_path)
+    assert again.cached and again.meshes.ids == loaded.meshes.ids
+    assert set(again.building.elements) == set(loaded.building.elements)
+    # serve's loading process hands the building over first, then writes the cache
+    other = tmp_path / "other"
+    background = BackgroundLoad(DUPLEX, cache=other)
+    assert not background.full().cached
+    background.join(120)
+    assert is_cached(DUPLEX, other) and load(DUPLEX, cache=other).cached
+
+
 def test_a_first_load_reports_every_stage_and_a_cached_load_none(tmp_path: Path) -> None:
     heard: list[tuple[str, int, int]] = []
     load(DUPLEX, cache=tmp_path, progress=lambda s, d, t: heard.append((s, d, t)))
@@ -80,7 +139,7 @@ def test_progress_shows_only_on_a_terminal_and_throttles_lines() -> None:
                      "Loading x.ifc: making the geometry: 100 % (100 of 100)", "Loading x.ifc: reading the elements"]
 
 
-def test_serve_tells_engines_how_far_its_first_load_got_then_welcomes_them(tmp_path: Path) -> None:
+def test_serve_tells_engines_how_far_its_first_load_got_then_welcomes_them_unasked(tmp_path: Path) -> None:
     endpoint = f"tcp://127.0.0.1:{_port()}"
     env = dict(os.environ, PYAGENT_CACHE=str(tmp_path / "cache"))
     proc = subprocess.Popen([sys.executable, "-m", "pyagent", "serve", "--ifc", str(DUPLEX), "--endpoint", endpoint,
@@ -93,7 +152,8 @@ def test_serve_tells_engines_how_far_its_first_load_got_then_welcomes_them(tmp_p
     try:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and not welcomed:
-            client.send({"type": "hello", "protocol": 2})
+            if not statuses:  # once the responder has heard it, the link answers that hello: no second one
+                client.send({"type": "hello", "protocol": 2})
             for msg in client.recv_all(400):
                 if msg["type"] == "status":
                     statuses.append(msg["text"])
