@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import ifcopenshell
@@ -97,34 +97,56 @@ def _spatial_parent(product: Any, rels: Relations) -> Any | None:
     return None
 
 
-def _definition(definition: Any, memo: dict[int, dict[str, Any]]) -> dict[str, Any]:
-    """The properties of one property set or quantity set, read once however many elements share it."""
+def _definition(definition: Any, memo: dict[int, tuple[str, dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
+    """The name and properties of one property set or quantity set, read once however many elements
+    share it."""
     key = definition.id()
     got = memo.get(key)
     if got is None:
-        got = memo[key] = uel.get_property_definition(definition)
+        got = memo[key] = (definition.Name, uel.get_property_definition(definition))
     return got
 
 
-def _psets(product: Any, type_obj: Any | None, rels: Relations,
-           memo: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """``ifcopenshell.util.element.get_psets`` (the type's sets, then the occurrence's over them) with
-    every set read once (``memo`` by entity id): types and their sets are shared by many elements."""
+@dataclass
+class _PropertyMemo:
+    """What reading properties found already: each set by entity id, and the flat properties of each
+    combination of a type's sets and an occurrence's (many elements share both)."""
+
+    sets: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    flat: dict[tuple[int, ...], dict[str, Any]] = field(default_factory=dict)
+
+
+def _psets(definitions: Iterable[Any], memo: _PropertyMemo) -> dict[str, dict[str, Any]]:
+    """``ifcopenshell.util.element.get_psets`` of these sets in turn (a type's, then the occurrence's over
+    them), with every set read once."""
     psets: dict[str, dict[str, Any]] = {}
-    for definition in (getattr(type_obj, "HasPropertySets", None) or ()) if type_obj is not None else ():
-        psets.setdefault(definition.Name, {}).update(_definition(definition, memo))
-    for definition in rels.definitions.get(product.id(), ()):
-        psets.setdefault(definition.Name, {}).update(_definition(definition, memo))
+    for definition in definitions:
+        name, values = _definition(definition, memo.sets)
+        psets.setdefault(name, {}).update(values)
     return psets
 
 
-def _flat_properties(product: Any, type_obj: Any | None, rels: Relations,
-                     memo: dict[int, dict[str, Any]]) -> dict[str, Any]:
-    props: dict[str, Any] = {}
+def _definitions(product: Any, type_obj: Any | None, rels: Relations) -> list[Any]:
+    """The property and quantity sets of an element: its type's, then its own."""
+    return [*((getattr(type_obj, "HasPropertySets", None) or ()) if type_obj is not None else ()),
+            *rels.definitions.get(product.id(), ())]
+
+
+def _flat_properties(product: Any, type_obj: Any | None, rels: Relations, memo: _PropertyMemo) -> dict[str, Any]:
+    """Every property of the element as "Set.Name" and, the first of that name, as "Name" (a new dict)."""
     try:
-        psets = _psets(product, type_obj, rels, memo)
+        definitions = _definitions(product, type_obj, rels)
+        key = tuple(d.id() for d in definitions)
+        got = memo.flat.get(key)
+        if got is None:
+            got = memo.flat[key] = _flatten(_psets(definitions, memo))
     except (RuntimeError, AttributeError, TypeError):
-        return props
+        return {}
+    return dict(got)
+
+
+def _flatten(psets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    props: dict[str, Any] = {}
     for pset, values in psets.items():
         for key, value in values.items():
             if key == "id" or value is None:
@@ -363,7 +385,7 @@ def element_records(model: ifcopenshell.file, placements: Placements | None = No
     scale = float(uunit.calculate_unit_scale(model))
     quantity_scale = quantity_scales(model, scale)
     placements = placements if placements is not None else Placements()
-    psets_memo: dict[int, dict[str, Any]] = {}
+    psets_memo = _PropertyMemo()
     materials_memo: dict[int, list[str]] = {}
     rels = Relations.of(model)
     kinds: dict[str, tuple[bool, bool, frozenset[str]]] = {}  # class -> (skipped, spatial, attribute names)

@@ -16,7 +16,7 @@ import pytest
 from core_ifc_facts import DUPLEX, FZK, MINI, ROOT
 from core_support import Loaded
 
-from pyagent.ingest import _placement_axes, _psets, _spatial_parent
+from pyagent.ingest import _definitions, _placement_axes, _PropertyMemo, _psets, _spatial_parent
 from pyagent.meshfacts import MeshFacts
 from pyagent.placements import Placements
 from pyagent.relations import Relations
@@ -64,9 +64,9 @@ def test_relations_match_util_element(model: ifcopenshell.file) -> None:
 
 def test_property_sets_match_util_element(model: ifcopenshell.file) -> None:
     rels = Relations.of(model)
-    memo: dict[int, dict[str, Any]] = {}
+    memo = _PropertyMemo()
     for product in model.by_type("IfcProduct"):
-        got = _psets(product, rels.type_of(product), rels, memo)
+        got = _psets(_definitions(product, rels.type_of(product), rels), memo)
         want = uel.get_psets(product)
         # util.element keeps the sets' entity ids under "id" (the occurrence's over the type's)
         assert {k: {n: v for n, v in d.items() if n != "id"} for k, d in got.items()} == \
