@@ -44,6 +44,7 @@ ROOM_WORD_ALIASES: dict[str, str] = {str(k): str(v) for k, v in _ROOM_DATA["alia
 ROOM_WORD_FALLBACKS: dict[str, str] = {str(k): str(v) for k, v in _ROOM_DATA["fallbacks"].items()}
 NUMBERED_ROOM_NOUNS: tuple[str, ...] = tuple(str(w) for w in _ROOM_DATA["numbered"])
 ROOM_NOUNS: frozenset[str] = frozenset(str(w) for w in _ROOM_DATA["room_nouns"])
+STOREY_ENDINGS: tuple[str, ...] = tuple(str(w) for w in _ROOM_DATA["storey_endings"])  # ascii_fold'ed where used
 # Words that name a class or a generic thing: never taken as a room's name on their own.
 GENERIC_WORDS = {"room", "rooms", "space", "spaces", "roof", "stair", "stairs", "floor", "level", "area", "zone",
                  "storey", "wall", "door", "window"}
@@ -51,7 +52,8 @@ STOREY_WORDS = {
     "ground floor": "ground", "ground level": "ground", "ground storey": "ground", "downstairs": "below_or_ground",
     "ground": "ground", "groundfloor": "ground", "erdgeschoss": "ground", "main floor": "ground",
     "entry level": "ground", "street level": "ground",
-    "upstairs": "upper", "upper floor": "upper", "upper level": "upper", "upper storey": "upper",
+    "upstairs": "upper", "upstairs floor": "upper", "upper floor": "upper", "upper level": "upper",
+    "upper storey": "upper",
     "top floor": "top", "top storey": "top", "attic floor": "upper",
     "floor above": "above", "storey above": "above", "level above": "above", "floor below": "below",
     "storey below": "below", "level below": "below", "next floor up": "above", "one floor up": "above",
@@ -305,12 +307,17 @@ class Lexicon:
         room_said = {r.phrase for r in lex.rooms}
         for st in b.storeys:
             said_words = set(_LETTERS.findall(ascii_fold(f"{st.name} {st.long_name}")))
+            # "Kellergeschoss": a room word and a word for a storey, one word
+            endings = [ascii_fold(e) for e in STOREY_ENDINGS]
+            said_words |= {w[:-len(e)] for w in said_words for e in endings if w.endswith(e) and len(w) > len(e)}
             for word, fragments in ROOM_SYNONYMS.items():
                 if not any(ascii_fold(f) in said_words for f in fragments if len(f) >= 4):
                     continue
                 # ... or with rooms called so that all lie on it, the storey named by that word alone ("Keller"
                 # holding "Keller 1", "Keller 2" and "Diele-Keller": "in the cellar" is the whole storey)
-                if word in room_said and (ascii_fold(st.name).strip() not in {ascii_fold(f) for f in fragments} or any(
+                name = ascii_fold(st.name).strip()
+                alone = {ascii_fold(f) for f in fragments} | {ascii_fold(f) + e for f in fragments for e in endings}
+                if word in room_said and (name not in alone or any(
                         b.elements[i].storey != st.id for r in lex.rooms if r.phrase == word for i in r.ids)):
                     continue
                 lex.storeys.setdefault(word, st.id)

@@ -245,7 +245,7 @@ class Parser:
         speaker makes put back (``with_pauses``)."""
         got = self._parse(text, scene, dialogue)
         if got.program is None:
-            fixed = _target_corrected(normalise(text))
+            fixed = _target_corrected(normalise(text), self._only_a_room)
             if fixed is not None:
                 again = self._parse(fixed, scene, dialogue)
                 if again.program is not None:
@@ -273,14 +273,27 @@ class Parser:
                 return ParseResult({"steps": fragment}, 1.0, "", [t])
             t = fragment or t
         # "paint the door on my right red, the closest one": the choice said after, put before the noun
+        # ("put a sofa in the living room, the big one on the ground floor": with where it is)
         t = re.sub(r"^(?P<head>.*?\bthe )(?P<body>.+) , the (?P<which>\w+est|nearest|closest|furthest|farthest|"
-                   r"first|last|second|third|big|small|large|left|right) one$", r"\g<head>\g<which> \g<body>", t)
+                   r"first|last|second|third|big|small|large|left|right) one(?P<where> (on|in|at) the [^,]+|"
+                   r" upstairs| downstairs)?$", r"\g<head>\g<which> \g<body>\g<where>", t)
         # "make the beams orange, no, sorry, the columns" (normalised to "..., i meant the columns"): the
         # request is read, then made on the things meant, as a correction of the last request is
         meant = re.fullmatch(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|those|these) [^,]+)", t)
         meant_sel = self.selector(meant.group("np"), ctx) if meant is not None else None
+        if meant is not None and meant_sel and meant_sel.get("class") == ["IfcSpace"]:
+            # "colour the walls of the bathroom yellow, i meant the bedroom": a room in place of the room named
+            # (the things of it kept), not the room itself coloured
+            fixed = _target_corrected(t, self._only_a_room)
+            again = self._parse(fixed, scene, dialogue) if fixed is not None else None
+            if again is not None and again.program is not None and not any(
+                    st.get("target", {}).get("class") == ["IfcSpace"] for st in again.program["steps"]):
+                return again
         if meant is not None and meant_sel:
             t = meant.group("req")
+        owned = self._with_its(t, ctx, scene, dialogue)
+        if owned is not None:
+            return owned
         clauses = split_clauses(t)
         steps: list[Step] = []
         low_confidence = False
@@ -322,11 +335,39 @@ class Parser:
         if undos and all(st.get("op") == "undo" or st.get("op") == "show" and "ref" in st.get("target", {})
                          for st in steps):
             steps = undos[:1]  # "bring her back, undo that": showing what was hidden is the undo said first
+        steps = _selections_joined(steps)
+        if len(steps) == 1 and steps[0].get("op") == "list" and steps[0]["target"].get("class") == ["IfcSpace"] \
+                and _WHERE_FROM_HERE.match(said):
+            steps = [{"op": "route", "to": steps[0]["target"]}]  # "where is the nearest toilet from here": the way
         if meant_sel:
             steps = _retargeted(steps, meant_sel)
         if len(steps) > 8:
             steps = steps[:8]
         return ParseResult({"steps": steps}, 0.5 if low_confidence else 1.0, "", clauses)
+
+    def _with_its(self, t: str, ctx: ParseContext, scene: SceneView, dialogue: Dialogue) -> ParseResult | None:
+        """"Get rid of this table in front of me, and its chairs too": the change made to the thing and to the
+        things of that kind around it (those first: they are found by the thing while it is there)."""
+        m = re.fullmatch(r"(?P<req>.+?)(?: , (?:and )?| and )(?:its|their) "
+                         r"(?P<np>[a-z][a-z ]*?)(?: too| as well| also)?", t)
+        if m is None:
+            return None
+        req, np_text = m.group("req"), m.group("np")
+        how = re.search(rf"\s{_colour_pattern()}$", np_text)
+        if how is not None:  # "colour the nearest table and its chairs red": both red
+            req, np_text = req + how.group(0), np_text[:how.start()]
+        got = self._parse(req, scene, dialogue)
+        steps = got.program["steps"] if got.program is not None else []
+        if len(steps) != 1 or steps[0].get("op") not in _CHANGES_OF_THINGS \
+                or not isinstance(steps[0].get("target"), dict):
+            return None
+        sel = self.selector(np_text, ctx)
+        if not sel or set(sel) - {"class", "kind"}:
+            return None
+        anchor = {k: v for k, v in steps[0]["target"].items() if k != "ref"}
+        around = {**copy.deepcopy(steps[0]), "target": {**sel, "relations": [
+            {"rel": "within", "distance": AROUND_M, "of": anchor}]}}
+        return ParseResult({"steps": [around, steps[0]]}, got.confidence, "", got.clauses)
 
     def _topicalised(self, t: str) -> str:
         """A noun phrase said first and taken up by a pronoun after a comma ("the window on my left, how
@@ -347,6 +388,11 @@ class Parser:
         topic = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
         topic = topic.replace(", ", " and ") if len(parts) > 1 else topic
         phrase = self.noun_phrases.read(topic)
+        remark = _REMARK.match(topic) if phrase is None and said_as_phrase and len(parts) == 1 else None
+        if remark is not None and self.noun_phrases.read(remark.group("np")) is not None:
+            # "this kitchen feels nice and bright, how many windows has it got": the thing the remark is about
+            topic = remark.group("np")
+            phrase = self.noun_phrases.read(topic)
         if phrase is not None and not (phrase.rooms if phrase.head is None
                                        else phrase.head.kind in ("class", "kind", "name", "front_door")):
             return t  # a phrase the grammar reads must name things; one it does not ("the bath and the
@@ -1941,6 +1987,17 @@ _SHARED_AFTER = re.compile(r"^ (on|in|at|upstairs|downstairs|inside|outside|of|n
 _TOPIC = re.compile(r"^(?P<np>(?:(?:the|that|this|those|these|my|all the|both) )?[^,]+?(?: , [^,]+?)*) , "
                     r"(?P<rest>[^,]*\b(?:it|them|they|those|these|its|their|which one|which|that one|this one)\b"
                     r"[^,]*)$")
+#: "where is the nearest toilet from here": for a room, the way there from where one stands.
+_WHERE_FROM_HERE = re.compile(r"^where (is|are) .+ from (here|where (i am|we are)( standing| now)?)( please)?$")
+#: Changes that one thing and the things around it may both get ("..., and its chairs too").
+_CHANGES_OF_THINGS = frozenset({"hide", "show", "delete", "color", "transparency", "reset_color"})
+#: How far things "around" a thing (its chairs, its fittings) may stand from it, metres.
+AROUND_M = 0.5
+
+#: A remark about a thing said before a question about it: the thing, then how it is ("this kitchen feels
+#: nice and bright", "the hall is a bit dark").
+_REMARK = re.compile(r"^(?P<np>(?:the|that|this|those|these|my|our) [a-z0-9 ]+?) (?:is|are|feels|feel|looks|look|"
+                     r"seems|seem|gets|get|appears|appear|sounds|was|were)(?: [a-z ]+)?$")
 _PRONOUN = re.compile(r"\b(?:that one|this one|it|them|they|those|these)\b(?: both| all)?")
 _POSSESSIVE = re.compile(r"\b(?:its|their) (?P<p>[a-z]+(?: value| rating| height| area)?)\b")
 
@@ -2056,7 +2113,7 @@ def _ones_named(clause: str, steps: list[Step]) -> str:
     return re.sub(r"\bones\b", plural_noun(class_noun(named[0])), clause, count=1)
 
 
-def _target_corrected(t: str) -> str | None:
+def _target_corrected(t: str, only_room: Callable[[str], bool] | None = None) -> str | None:
     """"Colour the bathroom door, sorry, I mean the office door, yellow", "the total weight of the HEA one
     twenty, sorry, the HEA hundred beams" (normalised to "..., i mean ..."): the request said again with the
     thing meant in place of the last thing named before the correction, and what followed it; None when the
@@ -2082,6 +2139,13 @@ def _target_corrected(t: str) -> str | None:
         rest = said_how.group(0)
     if re.search(r"\bones?\b", np_said) and len(named) > 1:  # "hide the columns, no, only the ones upstairs"
         np_said = re.sub(r"\bones?\b", named[-1], np_said, count=1)
+    if only_room is not None and only_room(np_said):
+        # "colour the kitchen doors red, i mean the bedroom": the room in place of the room, the doors kept
+        things = named[1:-1] if said_how is not None else named[1:]
+        for k in range(len(things) - 1, 0, -1):
+            if only_room(" ".join(things[:k])) and not only_room(" ".join(things[k:])):
+                np_said = f"{np_said} {' '.join(things[k:])}"
+                break
     return f"{m.group('req')[:last.start()]}{np_said}{rest}"
 
 
@@ -2107,6 +2171,22 @@ def _value_corrected(t: str) -> str:
                 return req[:last.start()] + val + req[last.end():]
     return t
 
+
+
+def _selections_joined(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """"select the columns and beams": one selection of both where two selections in a row differ only in
+    their classes (a second select would replace the first)."""
+    out: list[dict[str, Any]] = []
+    for st in steps:
+        prev = out[-1] if out else None
+        if prev is not None and prev.get("op") == st.get("op") == "select":
+            a, b = prev["target"], st["target"]
+            if "class" in a and "class" in b and len(a["class"]) + len(b["class"]) <= 12 and \
+                    {k: v for k, v in a.items() if k != "class"} == {k: v for k, v in b.items() if k != "class"}:
+                out[-1] = {**prev, "target": {**a, "class": list(dict.fromkeys([*a["class"], *b["class"]]))}}
+                continue
+        out.append(st)
+    return out
 
 
 def _retargeted(steps: list[Step], sel: Selector) -> list[Step]:
