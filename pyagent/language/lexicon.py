@@ -417,6 +417,8 @@ class Lexicon:
         """The building's own property that everyday words mean ("u value" -> "ThermalTransmittance",
         "fire rating" -> "FireRating"), or None."""
         words = " ".join(phrase.replace("-", " ").split())
+        if words not in PROPERTY_WORDS and words.endswith("s") and words[:-1] in PROPERTY_WORDS:
+            words = words[:-1]  # "the u values of the doors": each one's
         keys = [squeeze(PROPERTY_WORDS[words])] if words in PROPERTY_WORDS else []
         keys += [squeeze(words), "is" + squeeze(words)]
         for key in keys:

@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pyagent.language.noun_phrase import NounPhrase, Relation
+from pyagent.language.noun_phrase_tokens import SELECTION_PHRASES
 from pyagent.language.units import length_units
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     # References to what was said or picked before.
     core = f" {phrase.core} "
     if head is not None and head.kind == "pronoun":
-        sel["ref"] = "it"
+        sel["ref"] = "selected" if head.text in SELECTION_PHRASES else "it"
     elif phrase.demonstratives and room is None and (head is None or head.kind not in ("class", "kind")) \
             and not (head is not None and head.kind == "name" and not ctx.selected and not ctx.scene.it()):
         sel["ref"] = "selected" if ctx.selected else "it"  # (not "that plumbing wall" said first: by its name)

@@ -37,6 +37,9 @@ from pyagent.vocabulary import CLASS_WORDS, class_matches, plural_noun, singular
 WORDS: dict[str, Any] = yaml.safe_load(
     (Path(__file__).parent / "data" / "noun_phrase_words.yaml").read_text(encoding="utf-8"))
 
+#: Phrases for what the user has selected (read as pronouns; the selector refers to the selection).
+SELECTION_PHRASES: frozenset[str] = frozenset(str(w) for w in WORDS["selection"])
+
 #: Material adjectives -> the material they name (a key of data/material_words.yaml).
 MATERIAL_WORDS: dict[str, str] = {
     "concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood", "glass": "glass",
@@ -124,7 +127,8 @@ _TABLES: tuple[tuple[str, str, Callable[[str], Any] | None, bool], ...] = (
     ("connects", "CONNECTS", None, False), ("within", "WITHIN", None, False),
     ("comparatives", "COMPARATIVE", lambda name: tuple(name.split("_")), False),
     ("named", "NAMED", None, False), ("except", "EXCEPT", None, False), ("compass", "COMPASS", _same, False),
-    ("front_door", "FRONT_DOOR", None, False), ("pronouns", "PRONOUN", None, False), ("house", "HOUSE", None, False),
+    ("front_door", "FRONT_DOOR", None, False), ("selection", "PRONOUN", None, False),
+    ("pronouns", "PRONOUN", None, False), ("house", "HOUSE", None, False),
     ("superlatives", "SUPERLATIVE", _same, False), ("last", "LAST", None, False),
     ("sides", "SIDE", lambda name: name == "outside", False), ("sizes", "SIZE", _same, False),
     *((key, terminal, None, False) for key, terminal in (

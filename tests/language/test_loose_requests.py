@@ -211,3 +211,20 @@ def test_the_exit_at_the_end_of_this_corridor_is_the_one_ahead(sessions: ev.Sess
     r = s.say("how far is it from here to the exit at the end of this corridor?")
     plain = s.say("how far is it to the outside door in front of me")
     assert r.ok and r.program == plain.program, r.program
+
+
+def test_what_is_selected(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / FZK))
+    s = sessions.fresh(FZK)
+    nothing = s.say("what is selected")
+    assert not nothing.ok and "nothing is selected" in nothing.answer
+    s.say("select the doors")
+    doors = _ids(model, "IfcDoor")
+    for text in ("which elements are selected", "list the selection", "what have I selected"):
+        r = s.say(text)
+        assert r.ok and set(r.value) == doors, (text, r.answer)
+    for text in ("how many are selected", "how many things have I selected"):
+        r = s.say(text)
+        assert r.ok and r.value == len(doors), (text, r.answer)
+    r = s.say("hide the selection")
+    assert r.ok and set(s.state()["hidden"]) == doors

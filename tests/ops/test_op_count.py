@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ops_support import IN_KITCHEN, Building, step
+from ops_support import IN_KITCHEN, ROOT, Building, _load, step
 
 
 def test_counts_the_doors_of_the_house_and_says_on_which_storeys(fzk: Building) -> None:
@@ -36,3 +36,11 @@ def test_stairs_made_of_flights_count_as_stairs(duplex: Building) -> None:
     assert r.ok and r.value == len(stairs), r.answer
     assert step(s, "hide", target={"class": ["IfcStair"]}).ok
     assert parts & set(s.building.elements) <= s.executor.state.hidden
+
+
+def test_a_building_of_one_storey_names_no_storey() -> None:
+    """MiniProject has one storey, named "Undefined": a count says nothing of it."""
+    mini = _load(ROOT / "ifc" / "MiniProject.ifc")
+    assert len(mini.model.by_type("IfcBuildingStorey")) == 1
+    r = step(mini.session(), "count", target={"class": ["IfcColumn"]})
+    assert r.ok and r.answer == f"There are {len(mini.model.by_type('IfcColumn'))} columns."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ifcopenshell.util.element as ue
 import pytest
 from ops_support import IN_KITCHEN, Building, refused, step
 
@@ -29,3 +30,19 @@ def test_the_storey_of_a_door(fzk: Building) -> None:
 
 def test_a_property_nobody_has_is_refused(fzk: Building) -> None:
     refused(fzk.session(IN_KITCHEN), "get", target={"class": ["IfcDoor"]}, property="wattage")
+
+
+def test_a_u_value_is_said_as_one_with_its_unit(fzk: Building) -> None:
+    doors = [d for d in fzk.model.by_type("IfcDoor") if d.Name == "Haustuer"]
+    want = ue.get_psets(doors[0])["Pset_DoorCommon"]["ThermalTransmittance"]
+    r = step(fzk.session(IN_KITCHEN), "get", target={"ids": [doors[0].GlobalId]}, property="ThermalTransmittance")
+    assert r.ok and r.value == pytest.approx(want)
+    assert r.answer == f"The U value of Haustuer is {want:.2f} W/(m²·K)."
+
+
+def test_a_text_property_written_empty_is_no_value(fzk: Building) -> None:
+    """FZK's doors carry Pset_DoorCommon.FireRating as an empty text: no door has a fire rating."""
+    written = [ue.get_psets(d).get("Pset_DoorCommon", {}).get("FireRating") for d in fzk.model.by_type("IfcDoor")]
+    assert "" in written and not any(isinstance(v, str) and v.strip() for v in written)
+    r = refused(fzk.session(IN_KITCHEN), "get", target={"class": ["IfcDoor"]}, property="FireRating")
+    assert "fire rating" in r.answer.lower()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyagent.actions.errors import StepError
-from pyagent.actions.ops.answers import join_distinct, say, unit_of
+from pyagent.actions.ops.answers import join_distinct, said_as, say, unit_of
 from pyagent.actions.selectors import noun_for
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         raise StepError("the props you placed have no IFC quantities yet; save to make them real elements")
     fn = step["fn"]
     prop, known = quantity_of(ex, ids, step["property"])
-    words = prop.replace("_", " ")
+    words = said_as(prop).replace("_", " ")
     n = len(ids)
     if not known:
         raise StepError(say("get_missing_one", what=ex.label(ids[0]), prop=words) if n == 1

@@ -24,11 +24,24 @@ def say(key: str, **values: Any) -> str:
 #: The unit a quantity is said in, by its everyday key (anything else is said as a bare number).
 UNITS = {"height": "m", "width": "m", "depth": "m", "length": "m", "thickness": "m", "elevation": "m", "tall": "m",
          "wide": "m", "deep": "m", "perimeter": "m", "area": "m²", "floor_area": "m²", "surface_area": "m²",
-         "volume": "m³"}
+         "volume": "m³",
+         # IFC measures whose unit is fixed (SI, whatever the file's length unit)
+         "thermaltransmittance": "W/(m²·K)"}
+
+
+#: How a property the file names in CamelCase is said in an answer ("ThermalTransmittance": "U value").
+SAID_AS = {"thermaltransmittance": "U value", "firerating": "fire rating", "acousticrating": "acoustic rating",
+           "loadbearing": "load-bearing flag", "isexternal": "external flag"}
+
+
+def said_as(prop: str) -> str:
+    """A property's name as an answer says it: the everyday word for some IFC names, else as given."""
+    return SAID_AS.get(prop.strip().lower().replace(" ", "").replace("_", ""), prop)
 
 
 def unit_of(prop: str) -> str:
-    """"m", "m²", "m³" or "" for a quantity key ("height", "area", "floor area", ...)."""
+    """"m", "m²", "m³" or "" for a quantity key ("height", "area", "floor area", ...); W/(m²·K) for a thermal
+    transmittance (a U value)."""
     return UNITS.get(prop.strip().lower().replace(" ", "_"), "")
 
 

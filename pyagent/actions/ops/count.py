@@ -25,11 +25,13 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
 
 def _where_counted(ex: Executor, ids: list[str], sel: dict[str, Any]) -> str:
     """Where counted elements are: " on Erdgeschoss", ": 7 on Erdgeschoss, 4 on Dachgeschoss",
-    or "" (nothing counted, no storeys, the question named a room, or it counted storeys)."""
+    or "" (nothing counted, one storey or none, the question named a room, or it counted storeys)."""
     if sel.get("ground"):
         return say(f"count_ground_{sel['ground']}")
     if not ids or sel.get("room") or "IfcBuildingStorey" in (sel.get("class") or ()):
         return ""  # storeys are not on storeys
+    if len(ex.building.storeys) < 2:
+        return ""  # a building of one storey: everything is on it ("26 columns on Undefined" says nothing)
     per_storey: dict[str, int] = {}
     for g in ids:
         el = ex.building.elements.get(g)
