@@ -15,6 +15,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "slab": ("IfcSlab",), "floor": ("IfcSlab",), "ceiling": ("IfcCovering",), "roof": ("IfcRoof",),
     "stair": ("IfcStair", "IfcStairFlight"), "staircase": ("IfcStair", "IfcStairFlight"),
     "stairway": ("IfcStair", "IfcStairFlight"), "steps": ("IfcStair", "IfcStairFlight"),
+    "step": ("IfcStair", "IfcStairFlight"), "flight of stairs": ("IfcStair", "IfcStairFlight"),
     "column": ("IfcColumn",), "pillar": ("IfcColumn",), "post": ("IfcColumn",),
     "beam": ("IfcBeam",), "girder": ("IfcBeam",), "joist": ("IfcBeam",),
     "railing": ("IfcRailing",), "handrail": ("IfcRailing",), "banister": ("IfcRailing",), "balustrade": ("IfcRailing",),

@@ -172,9 +172,28 @@ class Executor:
                  allow_empty: bool = False) -> list[str]:
         resolver = Resolver(ctx)
         ids = resolver.resolve(sel, need_one=need_one)
+        if not ids:
+            ids = self._pointed_at_unknown_material(resolver, sel)
         if not ids and not allow_empty:
             raise SelectionError(resolver.explain_empty(sel))
         return ids
+
+    def _pointed_at_unknown_material(self, resolver: Resolver, sel: dict[str, Any]) -> list[str]:
+        """"That glass door right in front of me": one thing shown by where it stands from the user, said with a
+        material the file gives it none of (no material at all): that thing. A thing whose materials are known
+        and differ is not it."""
+        said = [w for w in sel.get("where") or [] if w.get("key") == "material"]
+        by_user = [r for r in sel.get("relations") or [] if "of" not in r]
+        if not said or not by_user or sel.get("limit") != 1:
+            return []
+        rest = [w for w in sel["where"] if w.get("key") != "material"]
+        plain = {k: v for k, v in sel.items() if k != "where"} | ({"where": rest} if rest else {})
+        try:
+            found = resolver.resolve(plain)
+        except SelectionError:
+            return []
+        el = self.building.elements.get(found[0]) if len(found) == 1 else None
+        return found if el is not None and not el.materials else []
 
     def label(self, gid: str) -> str:
         el = self.building.elements.get(gid)

@@ -214,6 +214,12 @@ def _graded(rows: np.ndarray, tests: list[Callable[[int], bool]]) -> np.ndarray:
     return hit
 
 
+#: Classes whose things are a window, a door, a room or furniture whatever else their names say: never taken
+#: for another class the file has none of by a word of their names.
+_NAMED_OTHERWISE = frozenset({"IfcWindow", "IfcDoor", "IfcSpace", "IfcFurnishingElement", "IfcFurniture",
+                              "IfcOpeningElement"})
+
+
 def kind_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, kind: str) -> np.ndarray:
     """Rows of that kind: by whole words where any are, else by the words inside names (compounds)."""
     whole = _whole_words(KIND_WORDS.get(kind.lower(), (kind.lower(),)), plurals=True)
@@ -430,6 +436,8 @@ class Resolver:
             else:  # the file has none of the class: what its names call so ("Roofplate" typed slabs for the roof)
                 noun = class_noun(sel["class"][0])
                 rows = kind_rows(els, ids, rows, noun) if sel["class"][0] not in _NOT_BY_NAME else rows[:0]
+                # ... but not things of a class named otherwise ("Roof Window" is a window, not the roof)
+                rows = rows[~sp.class_mask(_NAMED_OTHERWISE - frozenset(sel["class"]))[rows]]
         if sel.get("kind") and sel.get("name"):
             kinds = kind_rows(els, ids, rows, sel["kind"])
             both = name_rows(els, ids, kinds, sel["name"])

@@ -449,8 +449,14 @@ def _flags(b: Building) -> dict[str, str]:
         said = {words, squeeze(words), words.removeprefix("is ")}
         said |= {k for k, v in PROPERTY_WORDS.items() if v == words and len(k) > 4}
         for phrase in said:
-            out.setdefault(phrase, name)
+            if len(phrase) > 2 and phrase not in _NOT_FLAG_WORDS:  # a flag "UP" is no reading of "up here"
+                out.setdefault(phrase, name)
     return dict(sorted(out.items(), key=lambda kv: -len(kv[0])))
+
+
+#: Words a flag's name may be that are words of their own in a request (where, which way, how many).
+_NOT_FLAG_WORDS = frozenset({"up", "down", "in", "out", "on", "off", "over", "under", "here", "there", "top", "all",
+                             "any", "one", "two", "new", "old", "left", "right", "front", "back", "near", "far"})
 
 
 def _words(name: str) -> list[str]:

@@ -67,6 +67,11 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         raise NotCovered("more than one room, storey or mark")
     if phrase.head is None and phrase.words_before and not phrase.rooms:
         raise NotCovered("unknown words with no head")
+    if phrase.head is not None and phrase.head.kind in ("front_door", "pronoun", "house") and phrase.words_before \
+            and phrase.sides:
+        # "the thingamajig outside the front door": the unknown thing is what is meant, not the door ("to get out
+        # through the front door" is the door)
+        raise NotCovered("an unknown thing beside a head that takes no name word")
     head = phrase.head
     if head is not None and head.noun_before and head.kind == "class":
         from pyagent.vocabulary import singular_noun
@@ -157,6 +162,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             room_ids = [here]
         else:
             room_ids, room_plural = list(room.entry.ids), room.plural
+            if phrase.words_before and len(room_ids) > 1:  # "the teacher changing room": the one named so
+                room_ids = parser.rooms_named_by(room_ids, phrase.words_before) or room_ids
             if sel.get("storey"):
                 from pyagent.language.parser import RoomHit
                 hit = parser._rooms_up_or_down(RoomHit(room_ids, (0, 0), room_plural), sel, phrase.text, ctx)
@@ -264,9 +271,9 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     if not noun_found and head is None and room is None and any(q.startswith("all") for q in phrase.quantifiers):
         noun_found = True  # "hide all": everything
     if not noun_found and head is not None and head.kind == "one":
-        if not ctx.dialogue.last_steps:
+        if not ctx.last_steps():
             raise NotCovered("'one' with nothing said before")
-        last = ctx.dialogue.last_steps[-1]
+        last = ctx.last_steps()[-1]
         prev = last.get("target") or last.get("to") or {}
         for k in ("class", "kind", "name", "ids", "storey", "room", "where"):
             if k in prev and k not in sel:
@@ -368,6 +375,10 @@ def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] 
         return {"rel": "within", "distance": round(r.distance or 0.0, 4), "of": anchor}
     if r.rel == "nearest_to":
         return {"rel": "near", "of": anchor, "distance": 100.0}
+    if r.rel == "next_to" and anchor.get("limit") == 1 and not set(anchor) & {"order", "ids", "ref", "name"} \
+            and r.anchor.head is not None and r.anchor.head.kind in ("class", "kind") \
+            and not (r.anchor.demonstratives or r.anchor.superlatives or r.anchor.numbers or r.anchor.ordinal):
+        anchor.pop("limit")  # "the bench by the window": by any window, not one window picked for it
     if r.rel == "near" or r.words in _NEAR_WORDS:
         return {"rel": "near", "of": anchor}
     return {"rel": r.rel, "of": anchor}

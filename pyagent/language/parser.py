@@ -12,6 +12,7 @@ the executor.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -70,6 +71,8 @@ CONTRACTIONS = {"what's": "what is", "where's": "where is", "how's": "how is", "
                 "there's": "there is", "it's": "it is", "i'm": "i am", "don't": "do not", "doesn't": "does not",
                 "isn't": "is not", "aren't": "are not", "can't": "cannot", "won't": "will not", "let's": "let us",
                 "who's": "who is", "they're": "they are", "i've": "i have", "we're": "we are", "you're": "you are",
+                "i'd": "i would", "we'd": "we would", "you'd": "you would", "didn't": "did not",
+                "haven't": "have not", "hasn't": "has not", "wasn't": "was not", "weren't": "were not",
                 "colour": "color", "colours": "colors", "coloured": "colored", "grey": "gray", "metre": "meter",
                 "metres": "meters", "centimetre": "centimeter", "centimetres": "centimeters", "storeys": "floors",
                 "storey": "floor", "stories": "floors", "story": "floor", "levels": "floors", "level": "floor",
@@ -305,7 +308,7 @@ class Parser:
                 continue  # "so I'm in the living room, how far ...", "I'm pricing the sanitary, ...": not a request
             clause = _ones_named(clause, steps)
             try:
-                got = self._clause(clause, ctx, steps)
+                got = self._clause(clause, dataclasses.replace(ctx, said_before=tuple(steps)) if steps else ctx, steps)
             except ClauseError as exc:
                 return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
             if got is None and len(clauses) > 1 and (_is_filler_clause(clause) or phrasing.is_aside(clause)):
@@ -375,7 +378,13 @@ class Parser:
         is the nearest"): the phrase put where the pronoun stands; any other utterance as it is."""
         m = _TOPIC.match(re.sub(r"^(and|so|then|now|right|okay) ", "", t))
         if m is None:
-            return t
+            # "the living room, how many windows does it get, I want loads of light in there": without what is
+            # said after the question only to say why
+            parts = t.split(" , ")
+            while len(parts) > 2 and phrasing.is_aside(parts[-1]):
+                parts.pop()
+            shorter = " , ".join(parts)
+            return t if shorter == t else self._topicalised(shorter) if _TOPIC.match(shorter) else t
         rest = m.group("rest")
         # "stairs, railings too, hide them": the things listed, as one phrase
         parts = [re.sub(r" (too|also|as well)$", "", p.strip()) for p in m.group("np").split(" , ")]
@@ -1749,6 +1758,20 @@ class Parser:
                  and "outside" in e.sides and entry_rooms & set(e.sides)]
         return doors or None  # several (a terrace of houses): "the front door" is the nearest of them
 
+    def rooms_named_by(self, room_ids: list[str], words: Sequence[str]) -> list[str]:
+        """Those of the rooms whose name has a fragment of a word said before the room word (data/name_words.yaml:
+        "teacher" finds "docent"), or none."""
+        frags = [f for w in words for f in self.NAME_FRAGMENTS.get(w, (w,) if len(w) >= 4 else ())]
+        if not frags:
+            return []
+        out = []
+        for gid in room_ids:
+            el = self.building.elements.get(gid)
+            text = ascii_fold(f"{el.name} {el.long_name}").lower() if el is not None else ""
+            if any(ascii_fold(f).lower() in text for f in frags):
+                out.append(gid)
+        return out
+
     def _name_modifier(self, t: str, sel: Selector) -> str | None:
         """A word before the head noun that picks elements of that class by name ("terrace door")."""
         head = (self._kind_re.search(t) if sel.get("kind") else self._class_re.search(t))
@@ -1914,6 +1937,13 @@ class ParseContext:
     scene: SceneView
     dialogue: Dialogue
     raw: str = ""
+    #: the steps of the clauses said before this one in the same utterance ("how many WCs are there, and how big
+    #: is the largest one": the WCs)
+    said_before: tuple[Step, ...] = ()
+
+    def last_steps(self) -> list[Step]:
+        """What "one" and "the same" go back to: the clauses before in this utterance, else the last request."""
+        return list(self.said_before) or list(self.dialogue.last_steps)
 
     @property
     def selected(self) -> list[str]:
@@ -2096,6 +2126,8 @@ def _colour_pattern() -> str:
 _CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (only |just )?(?P<np>(the|all the|those|these|that|this|my) "
                                r"[^,]+?)(?: , (?P<rest>[^,]+))?")
 _CORRECTED_INDEFINITE = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an) [a-z]+( [a-z]+)?)")
+_CORRECTED_INDEFINITE_MID = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an) [a-z]+) (?P<rest>(in|on|into|next to|"
+                                       r"by|near|beside|at|under|over|against|between)\b.*)")
 _INDEFINITE_OBJECT = re.compile(r"\b(a|an) [a-z]+( [a-z]+)?(?= (in|on|into|next|by|near|beside|at|under|over|to|"
                                 r"against|between)\b|$)")
 _LAST_DETERMINER = re.compile(r"\b(all the|the|those|these|that|this|my)\b(?!.*\b(the|those|these|that|this|my)\b)")
@@ -2124,7 +2156,12 @@ def _target_corrected(t: str, only_room: Callable[[str], bool] | None = None) ->
         one = _CORRECTED_INDEFINITE.fullmatch(t)
         placed = _INDEFINITE_OBJECT.search(one.group("req")) if one is not None else None
         if one is None or placed is None:
-            return None
+            # "put a chair, no, a lamp next to the bench": the thing corrected at once, where to put it after
+            mid = _CORRECTED_INDEFINITE_MID.fullmatch(t)
+            if mid is None or not re.search(r"\b(a|an) [a-z]+( [a-z]+)?$", mid.group("req")):
+                return None
+            req = re.sub(r"\b(a|an) [a-z]+( [a-z]+)?$", "", mid.group("req"))
+            return f"{req}{mid.group('np')} {mid.group('rest')}"
         req = one.group("req")
         return f"{req[:placed.start()]}{one.group('np')}{req[placed.end():]}"
     last = _LAST_DETERMINER.search(m.group("req"))
@@ -2153,10 +2190,20 @@ def _value_corrected(t: str) -> str:
     """A value said again in place of the one before it ("paint the walls red, sorry, I mean black", "move
     it 2 metres left, sorry, I mean 3 metres"): the request with the later value where the earlier stands.
     The later one must be a value alone, of the same kind as one the request has (a colour, a length)."""
+    for _ in range(3):  # "blue, no, green, a light green": each value said again in turn
+        again = _value_corrected_once(t)
+        if again == t:
+            return t
+        t = again
+    return t
+
+
+def _value_corrected_once(t: str) -> str:
     m = re.fullmatch(r"(?P<req>.+) , (?:i mean(?:t)? |make (?:it|that|them) |rather |actually )?(?P<val>[^,]+)", t)
     if m is None:
         return t
-    req, val = m.group("req"), re.sub(r"^(just|only) ", "", m.group("val").strip())
+    req, val = m.group("req"), re.sub(r"^(just|only|a|an) ", "", m.group("val").strip())
+    req = re.sub(r"( , (no|sorry|no sorry|sorry no|wait|no wait|oops|hmm))+$", "", req)
     val = "1" if val == "one" else val  # every other number is digits already (``spoken_numbers.digits``)
     colour = _colour_pattern()
     length = rf"\d+(?:\.\d+)? ?(?:{_unit_words()})"

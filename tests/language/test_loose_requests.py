@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import ifcopenshell
+import ifcopenshell.util.element as ue
 import pytest
 
 from pyagent.language import evaluate as ev
@@ -228,3 +229,162 @@ def test_what_is_selected(sessions: ev.Sessions) -> None:
         assert r.ok and r.value == len(doors), (text, r.answer)
     r = s.say("hide the selection")
     assert r.ok and set(s.state()["hidden"]) == doors
+
+
+def test_the_total_said_after_the_quantity(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "duplex.ifc", 1.5, -3.0, 1.6)
+    plain = s.say("what is the total floor area of the living rooms")
+    r = s.say("What's the floor area of the living rooms in total, both flats together?")
+    assert r.ok and plain.ok and r.value == plain.value and r.program["steps"][0]["fn"] == "total", r.answer
+
+
+def test_a_correction_of_the_last_request_said_first(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "duplex.ifc", 1.5, -3.0, 1.6)
+    s.say("can you hide all the furniture upstairs for a sec")
+    hidden = set(s.state()["hidden"])
+    beds = set(s.say("which beds are there").value)
+    r = s.say("hmm no wait, bring the beds back. just the beds")
+    assert r.ok, r.answer
+    assert beds and beds <= hidden and set(s.state()["hidden"]) == hidden - beds
+
+
+def test_the_way_out_if_there_is_a_fire(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/archicad19_office-cv2.ifc", 8.0, 15.0, 11.2)  # Level 3
+    plain = s.say("how far is the walk to the nearest outside door")
+    r = s.say("If there's a fire up here, how far would I have to walk to get out of the building?")
+    assert r.ok and r.program == plain.program and r.program["steps"][0]["op"] == "route", r.answer
+
+
+def test_how_much_floor_space_a_room_has(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/archicad19_office-cv2.ifc")
+    plain = s.say("what is the area of the office on the ground floor")
+    r = s.say("How much floor space does the office on the ground floor have?")
+    assert r.ok and r.value == plain.value, r.answer
+
+
+def test_a_length_corrected_as_it_is_said(sessions: ev.Sessions) -> None:
+    r = sessions.fresh("buildings/archicad19_office-cv2.ifc").say(
+        "cut the model at one metre sorry one point two metres above level one so i can see the plan")
+    assert r.ok and r.program == {"steps": [{"op": "section", "mode": "plane", "height": 1.2, "storey": "Level 1"}]}
+
+
+def test_a_participle_after_the_place(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc", 9.0, 5.2, 1.6, 90)
+    plain = s.say("how many sensors are in this room")
+    r = s.say("How many sensors are in this room installed?")
+    assert r.ok and r.value == plain.value == 2, r.answer
+
+
+def test_up_here_is_where_one_is_whatever_flags_the_file_has(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc", 10.5, 6.5, 5.25, 180)  # upstairs
+    r = s.say("how many chairs are up here?")
+    assert r.ok and r.value == 2 and "where" not in r.program["steps"][0]["target"], r.program
+
+
+def test_bring_me_up_there_after_a_place_said(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / FZK))
+    s = sessions.fresh(FZK)
+    r = s.say("I'd love to see the attic, can you bring me up there?")
+    assert r.ok, r.answer
+    assert s.view().user_room() == str(_space(model, "Galerie").GlobalId)
+
+
+def test_a_topic_question_and_a_wish_after_it(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    plain = s.say("how many windows are in the living room")
+    r = s.say("The living room, how many windows does it get? I want loads of light in there.")
+    assert r.ok and r.value == plain.value == 2, r.answer
+
+
+def test_which_floors_are_they_on(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/blenderbim_homemaker-test.ifc")
+    s.say("How many toilets are there in the building?")
+    r = s.say("which floors are they on")
+    assert r.ok and sorted(r.value) == ["0", "1"], r.answer
+
+
+def test_will_a_place_get_sun_then(sessions: ev.Sessions) -> None:
+    r = sessions.fresh("buildings/archicad20_rooftop-4zones.ifc").say(
+        "will the terrace still get sun at seven in the evening on june twenty first")
+    assert r.ok and r.program["steps"][0]["op"] == "sun_position", r.answer
+    assert r.program["steps"][0]["time"] == "19:00" and r.program["steps"][0]["date"].endswith("06-21")
+
+
+def test_a_thing_to_place_corrected_at_once(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/revit2022deu_sensor-versuchsstand.ifc")
+    r = s.say("put a chair, no, a lamp next to the bench by the window")
+    assert r.ok, r.answer
+    assert [p["asset"] for p in s.state()["props"]] == ["lamp"]
+
+
+def test_a_colour_corrected_twice(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    r = s.say("Let's paint the walls in the bathroom blue. No, sorry, green, a light green.")
+    plain = sessions.fresh(FZK).say("paint the walls in the bathroom light green")
+    assert r.ok and r.program == plain.program, r.program
+
+
+def test_that_glass_door_in_front_where_the_file_gives_no_material(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/archicad20_rooftop-4zones.ifc", 16.4, -4.6, 1.6, -90)
+    plain = s.say("which door is in front of me")
+    r = s.say("Hide that glass door right in front of me for a sec.")
+    assert r.ok and s.state()["hidden"] == plain.value, r.answer
+
+
+def test_roof_slabs_are_not_roof_windows(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "freecad_testhouse.ifc"))
+    slabs = {str(e.GlobalId) for e in model.by_type("IfcSlab") if "roof" in (e.Name or "").lower()}
+    s = sessions.fresh("buildings/freecad_testhouse.ifc")
+    r = s.say("Take the roof slabs off so I can look down into the rooms.")
+    assert r.ok and set(s.state()["hidden"]) == slabs and len(slabs) == 3, r.answer
+
+
+def test_how_big_a_thing_to_place_is_does_not_matter(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/freecad_testhouse.ifc")
+    r = s.say("Could we put a big plant in the sightseeing room at the end?")
+    assert r.ok and [p["asset"] for p in s.state()["props"]] == ["plant"], r.answer
+
+
+def test_the_changing_room_for_the_teacher(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/revit2020nld_gymzaal-hambakendreef.ifc", 1.0, 12.0, 1.6, 90)
+    r = s.say("How far I must walk from here to the changing room for the teacher?")
+    assert r.ok and r.answer.startswith("kleedruimte docent"), r.answer
+
+
+def test_the_heaviest_and_what_it_weighs(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / "MiniProject.ifc"))
+    weights = [v for c in model.by_type("IfcColumn") for ps in ue.get_psets(c).values()
+               for k, v in ps.items() if k == "Weight" and isinstance(v, float)]
+    r = sessions.fresh("MiniProject.ifc").say("which column is the heaviest and what does it weigh")
+    assert r.ok and r.value == pytest.approx(max(weights), abs=0.05), r.answer
+    assert "kg" in r.answer
+
+
+def test_the_largest_one_of_the_things_counted_before(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/revit2017fra_rue-marc-antoine-petit.ifc")
+    r = s.say("how many WCs are in the building, and how big is the largest one?")
+    assert r.ok and [st["op"] for st in r.program["steps"]] == ["count", "aggregate"], r.program
+    assert r.program["steps"][1]["target"] == r.program["steps"][0]["target"]
+
+
+def test_an_unknown_thing_outside_the_front_door_is_not_the_door(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    r = s.say("delete the thingamajig outside the front door")
+    assert not r.ok and s.state()["deleted"] == []
+
+
+@needs_real
+def test_the_step_outside_the_front_door(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(REAL / "ifcopenshell_IfcOpenHouse_IFC4.ifc"))
+    s = sessions.fresh("real/ifcopenshell_IfcOpenHouse_IFC4.ifc")
+    r = s.say("get rid of that step outside the front door, we're doing a ramp instead")
+    assert r.ok and s.state()["deleted"] == [str(model.by_type("IfcStairFlight")[0].GlobalId)], r.answer
+
+
+def test_which_one_of_them_is_the_one_on_the_roof(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc", 9.0, 5.2, 1.6, 90)
+    plain = s.say("which sensor is on the roof")
+    r = s.say("which one of the sensors is the one up on the roof?")
+    assert r.ok and r.value == plain.value and len(r.value) == 1, r.answer
+    high = s.say("and how high up is it exactly?")
+    assert high.ok and high.value == pytest.approx(6.30, abs=0.01), high.answer

@@ -26,7 +26,7 @@ UNITS = {"height": "m", "width": "m", "depth": "m", "length": "m", "thickness": 
          "wide": "m", "deep": "m", "perimeter": "m", "area": "m²", "floor_area": "m²", "surface_area": "m²",
          "volume": "m³",
          # IFC measures whose unit is fixed (SI, whatever the file's length unit)
-         "thermaltransmittance": "W/(m²·K)"}
+         "thermaltransmittance": "W/(m²·K)", "weight": "kg", "mass": "kg"}
 
 
 #: How a property the file names in CamelCase is said in an answer ("ThermalTransmittance": "U value").
