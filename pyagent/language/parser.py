@@ -307,6 +307,7 @@ class Parser:
                                  r"moving|walking|coming|getting) (to|into|in|up|down|over|back)\b)", clause):
                 continue  # "so I'm in the living room, how far ...", "I'm pricing the sanitary, ...": not a request
             clause = _ones_named(clause, steps)
+            clause = _count_said_again(clause, steps, said_before)
             try:
                 got = self._clause(clause, dataclasses.replace(ctx, said_before=tuple(steps)) if steps else ctx, steps)
             except ClauseError as exc:
@@ -376,15 +377,18 @@ class Parser:
         """A noun phrase said first and taken up by a pronoun after a comma ("the window on my left, how
         high is it?", "the sliding doors behind me, paint them green", "the window on my right, which one
         is the nearest"): the phrase put where the pronoun stands; any other utterance as it is."""
+        # "the living room, how many windows does it get, I want loads of light in there", "that window, how wide is
+        # it, wondering if a desk would fit under it": without what is said after the question only to say why
+        parts = t.split(" , ")
+        while len(parts) > 1 and phrasing.is_aside(parts[-1]):
+            parts.pop()
+        if len(parts) < len(t.split(" , ")):
+            shorter = " , ".join(parts)
+            return self._topicalised(shorter) if _TOPIC.match(re.sub(r"^(and|so|then|now|right|okay) ", "", shorter)) \
+                else t
         m = _TOPIC.match(re.sub(r"^(and|so|then|now|right|okay) ", "", t))
         if m is None:
-            # "the living room, how many windows does it get, I want loads of light in there": without what is
-            # said after the question only to say why
-            parts = t.split(" , ")
-            while len(parts) > 2 and phrasing.is_aside(parts[-1]):
-                parts.pop()
-            shorter = " , ".join(parts)
-            return t if shorter == t else self._topicalised(shorter) if _TOPIC.match(shorter) else t
+            return t
         rest = m.group("rest")
         # "stairs, railings too, hide them": the things listed, as one phrase
         parts = [re.sub(r" (too|also|as well)$", "", p.strip()) for p in m.group("np").split(" , ")]
@@ -2123,8 +2127,9 @@ def _colour_pattern() -> str:
     return rf"(?:(?:{mods}) )?(?:{'|'.join(sorted(COLOURS, key=len, reverse=True))})"
 
 
-_CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (only |just )?(?P<np>(the|all the|those|these|that|this|my) "
-                               r"[^,]+?)(?: , (?P<rest>[^,]+))?")
+_CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (only |just )?"
+                               r"(?P<np>(the|all the|both the|both|those|these|that|this|my) [^,]+?)"
+                               r"(?: , (?P<rest>[^,]+))?")
 _CORRECTED_INDEFINITE = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an) [a-z]+( [a-z]+)?)")
 _CORRECTED_INDEFINITE_MID = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an) [a-z]+) (?P<rest>(in|on|into|next to|"
                                        r"by|near|beside|at|under|over|against|between)\b.*)")
@@ -2218,6 +2223,21 @@ def _value_corrected_once(t: str) -> str:
                 return req[:last.start()] + val + req[last.end():]
     return t
 
+
+
+def _count_said_again(clause: str, steps: list[Step], before: str) -> str:
+    """"Are there any windows behind me? How many?": how many of the things the clause before asked about;
+    "how many windows in the bedroom, and how many in the living room": the same things counted there."""
+    if not steps:
+        return clause
+    if re.fullmatch(r"(and )?how many( are there| of them| exactly| then)?", clause):
+        return "how many of them are there"
+    m = re.fullmatch(r"(?P<a>and )?how many (?P<rest>(in|on|at|upstairs|downstairs|up there|down there)\b.*)", clause)
+    said = re.match(r"(and )?how many (?P<n>[a-z ]+?) (are there |are |is there |do we have |have we got )?"
+                    r"(in|on|at|upstairs|downstairs)\b", before)
+    if m is None or said is None:
+        return clause
+    return f"{m.group('a') or ''}how many {said.group('n')} {m.group('rest')}"
 
 
 def _selections_joined(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -388,3 +388,99 @@ def test_which_one_of_them_is_the_one_on_the_roof(sessions: ev.Sessions) -> None
     assert r.ok and r.value == plain.value and len(r.value) == 1, r.answer
     high = s.say("and how high up is it exactly?")
     assert high.ok and high.value == pytest.approx(6.30, abs=0.01), high.answer
+
+
+def test_how_much_area_it_have_after_a_room_said_first(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/revit2020chs_basic-demo.ifc")
+    plain = s.say("what is the area of the master bedroom")
+    r = s.say("the master bedroom, how much area it have?")
+    assert r.ok and r.value == plain.value, r.answer
+
+
+def test_how_far_to_walk_to_get_to_a_room(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/revit2020chs_basic-demo.ifc")
+    r = s.say("how far would I have to walk from here to get to the bathroom?")
+    assert r.ok and r.program["steps"][0]["op"] == "route" and "on foot" in r.answer, r.answer
+
+
+def test_and_how_many_in_another_room_counts_the_same_things(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    kitchen = s.say("how many windows are in the kitchen").value
+    living = s.say("how many windows are in the living room").value
+    r = s.say("how many windows in the kitchen, and how many in the living room?")
+    assert r.ok and [st["target"].get("class") for st in r.program["steps"]] == [["IfcWindow"], ["IfcWindow"]]
+    assert r.value == living and kitchen is not None
+
+
+def test_a_place_between_two_rooms_corrected(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    plain = s.say("hide the wall between the kitchen and the living room")
+    s.say("undo")
+    r = s.say("hide the wall between the kitchen and the bathroom. no, sorry, between the kitchen and the living room")
+    assert plain.ok and r.ok and r.program == plain.program, r.program
+
+
+def test_a_thing_corrected_to_both_of_a_kind(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/archicad9_niedriha.ifc")
+    plain = s.say("make both entrance doors red")
+    s.say("undo")
+    r = s.say("Make the front door red. Actually, no, both entrance doors.")
+    assert plain.ok and r.ok and r.program == plain.program, r.program
+
+
+def test_what_the_whole_is_made_of_says_nothing_more(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / "MiniProject.ifc"))
+    r = sessions.fresh("MiniProject.ifc").say("How many column has this concrete structure?")
+    assert r.ok and r.value == len(model.by_type("IfcColumn")), r.answer
+
+
+def test_a_question_about_the_window_looked_at_and_why(sessions: ev.Sessions) -> None:
+    s = _at(sessions, FZK, 9.0, 7.5, 1.6)
+    r = s.say("That window I'm looking at, how wide is it? Wondering if a desk would fit under it.")
+    assert r.ok and r.program["steps"][0]["op"] == "get" and r.program["steps"][0]["property"] == "width"
+
+
+def test_see_how_the_sun_comes_in_then(sessions: ev.Sessions) -> None:
+    r = sessions.fresh(FZK).say(
+        "can we see how the sun comes in here on the twenty first of december at about three in the afternoon")
+    assert r.ok and r.program["steps"][0]["op"] == "sun" and r.program["steps"][0]["time"] == "15:00", r.answer
+
+
+def test_why_a_colour_is_wanted(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("MiniProject.ifc")
+    steel = s.say("how many steel columns are there").value
+    r = s.say("Highlight the steel columns in red, please, I want to tell them apart from the concrete ones.")
+    assert r.ok and len(s.state()["colors"]) == steel == 8, r.answer
+
+
+def test_rooms_one_can_get_to_without_going_outside(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/ifcengine_example.ifc", 5.5, 1.4, 4.7, 180)
+    r = s.say("Which rooms can I actually get to from up here without going outside?")
+    assert r.ok and r.program["steps"][0]["target"]["relations"] == [{"rel": "reachable"}], r.program
+
+
+def test_how_many_said_alone_after_a_yes_or_no_question(sessions: ev.Sessions) -> None:
+    s = _at(sessions, FZK, 4.0, 4.9, 1.6, 180)
+    plain = s.say("how many windows are behind me")
+    r = s.say("Are there any windows behind me? How many?")
+    assert r.ok and r.value == plain.value, r.answer
+
+
+def test_make_it_another_colour_said_as_a_correction(sessions: ev.Sessions) -> None:
+    s = _at(sessions, FZK, 4.0, 4.9, 1.6, 180)
+    r = s.say("Paint the wall in front of me red, no wait, make it blue.")
+    blue = sessions.fresh(FZK).say("paint the wall in front of me blue")
+    assert r.ok and r.program["steps"][0]["rgba"] == blue.program["steps"][0]["rgba"], r.program
+
+
+def test_examples_said_after_a_question(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "blenderbim_creative-freedom.ifc"))
+    r = sessions.fresh("buildings/blenderbim_creative-freedom.ifc").say(
+        "How many sanitary fittings are there altogether? Toilet, basin, shower, bath, that kind of thing.")
+    assert r.ok and r.value == len(model.by_type("IfcSanitaryTerminal")) > 0, r.answer
+
+
+def test_switch_off_is_hide(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    r = s.say("switch off the roof for a moment")
+    assert r.ok and r.program["steps"][0]["op"] == "hide", r.program
