@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ops_support import IN_KITCHEN, Building, refused, step
+from ops_support import IN_KITCHEN, ROOT, Building, _load, refused, step
 
 
 def test_from_the_kitchen_to_the_bathroom_goes_through_the_hall(fzk: Building) -> None:
@@ -30,3 +30,13 @@ def test_walking_words_anywhere_in_a_how_far_question(fzk: Building) -> None:
                  "how far is the Bad walking?"):
         r = s.say(said)
         assert r.ok and r.value == expected, (said, r.answer)
+
+
+def test_a_stair_passing_storeys_is_named_once() -> None:
+    """The four-storey office: from Level 3 down to the exit, the route passes one staircase room per storey, all
+    called "Staircase"; the answer names it once."""
+    office = _load(ROOT / "tests" / "language" / "buildings" / "archicad19_office-cv2.ifc")
+    exit_door = next(d.GlobalId for d in office.model.by_type("IfcDoor") if d.Name == "D006")
+    r = step(office.session((8.0, 15.0, 11.2)), "route", to={"ids": [exit_door]})
+    assert r.ok and r.answer.count("Staircase") == 1, r.answer
+    assert r.answer.endswith("through Corridor, Staircase.")

@@ -90,6 +90,8 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         raise StepError(say("route_no_way", goal=ex.label(next(iter(goals)))))
     goal = goals[route.rooms[-1]][0] if route.rooms[-1] in goals else route.rooms[-1]
     via = [ex.label(r) if r != OUTSIDE else "outside" for r in route.rooms[1:-1]]
+    # rooms of one name in a row ("Staircase" on each storey a stair passes) are said once
+    via = [name for i, name in enumerate(via) if i == 0 or via[i - 1] != name]
     length = f"{route.length:.1f} m"
     text = say("route_via", goal=ex.label(goal), length=length, via=join_names(via)) if via else \
         say("route", goal=ex.label(goal), length=length)
