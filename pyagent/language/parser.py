@@ -2240,10 +2240,10 @@ def _count_said_again(clause: str, steps: list[Step], before: str) -> str:
     return f"{m.group('a') or ''}how many {said.group('n')} {m.group('rest')}"
 
 
-def _selections_joined(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _selections_joined(steps: list[Step]) -> list[Step]:
     """"select the columns and beams": one selection of both where two selections in a row differ only in
     their classes (a second select would replace the first)."""
-    out: list[dict[str, Any]] = []
+    out: list[Step] = []
     for st in steps:
         prev = out[-1] if out else None
         if prev is not None and prev.get("op") == st.get("op") == "select":
