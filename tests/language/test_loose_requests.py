@@ -484,3 +484,90 @@ def test_switch_off_is_hide(sessions: ev.Sessions) -> None:
     s = sessions.fresh(FZK)
     r = s.say("switch off the roof for a moment")
     assert r.ok and r.program["steps"][0]["op"] == "hide", r.program
+
+
+def test_a_correction_with_every_pause_said(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / FZK))
+    s = sessions.fresh(FZK)
+    r = s.say("take me to the bathroom... no wait, sorry, the study")
+    assert r.ok and s.view().user_room() == str(_space(model, "Buero").GlobalId), r.answer
+
+
+def test_the_main_bedroom_of_a_house_with_one_bedroom(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    plain = s.say("how many windows are in the bedroom")
+    r = s.say("how many windows has the main bedroom got?")
+    assert r.ok and r.value == plain.value, r.answer
+
+
+def test_if_i_walk_there_how_far_is_that(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/archicad9_jasmin-sun.ifc")
+    plain = s.say("how far is the walk to the bathroom")
+    r = s.say("If I walk from here to the bathroom, how far is that?")
+    assert r.ok and r.program == plain.program and r.program["steps"][0]["op"] == "route", r.answer
+
+
+def test_i_would_love_to_see_how_a_couch_would_work_there(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    r = s.say("I'd love to see how a couch would work in the living room, can you drop one in there?")
+    assert r.ok and len(s.state()["props"]) == 1, r.answer
+
+
+def test_a_storey_corrected_as_it_is_said(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/archicad19_office-cv2.ifc")
+    plain = s.say("how many doors on level two")
+    r = s.say("how many doors on level three sorry level two")
+    assert r.ok and r.program == plain.program, r.program
+
+
+def test_the_walking_route_out_to_a_room(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "buildings/archicad19_office-cv2.ifc", 8.0, 15.0, 11.2)
+    r = s.say("Fire officer here. From where I'm standing, what's the walking route out to the staircase?")
+    assert r.ok and r.program["steps"][0]["op"] == "route", r.answer
+
+
+def test_a_plan_cut_and_why(sessions: ev.Sessions) -> None:
+    r = sessions.fresh("buildings/archicad19_office-cv2.ifc").say(
+        "Give me a horizontal cut through level two at one metre twenty, I want to see the plan.")
+    assert r.ok and r.program == {"steps": [{"op": "section", "mode": "plane", "height": 1.2, "storey": "Level 2"}]}
+
+
+def test_the_ceiling_height_right_where_i_stand(sessions: ev.Sessions) -> None:
+    s = _at(sessions, FZK, 9.0, 8.0, 1.6)
+    r = s.say("what's the ceiling height right where I'm standing")
+    assert r.ok and r.program == {"steps": [{"op": "measure_here", "what": "ceiling_height"}]}, r.program
+
+
+def test_posts_holding_this_thing_up_all_told(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / "MiniProject.ifc"))
+    r = sessions.fresh("MiniProject.ifc").say("How many columns are holding this thing up, all told?")
+    assert r.ok and r.value == len(model.by_type("IfcColumn")), r.answer
+
+
+def test_a_colour_with_an_article_and_a_shade(sessions: ev.Sessions) -> None:
+    r = sessions.fresh(FZK).say("could you make the doors a dark charcoal grey")
+    assert r.ok and r.program["steps"][0]["op"] == "color", r.answer
+
+
+def test_on_our_side_is_the_users_unit(sessions: ev.Sessions) -> None:
+    s = _at(sessions, "duplex.ifc", 1.5, -3.0, 1.6)
+    r = s.say("how do i get from here to the bathroom upstairs on our side")
+    assert r.ok and r.program["steps"][0]["op"] == "route", r.answer
+
+
+def test_a_thing_to_place_corrected_without_pauses(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    r = s.say("put a sofa no sorry a desk in the kitchen")
+    assert r.ok and [p["asset"] for p in s.state()["props"]] == ["desk"], r.answer
+
+
+def test_back_said_with_a_compass_direction(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    r = s.say("push the front door back forty centimetres to the north")
+    assert r.ok and r.program["steps"][0]["op"] == "move" and r.program["steps"][0]["distance"] == 0.4, r.program
+
+
+def test_why_without_a_pause(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FZK)
+    r = s.say("hide the doors please they're just in the way")
+    assert r.ok and len(s.state()["hidden"]) == 5, r.answer
