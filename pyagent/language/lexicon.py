@@ -305,10 +305,10 @@ class Lexicon:
                     lex.storeys.setdefault(f"{core} floor", ids[0])
         # a storey named with a room word of its language and no room called so ("Keller": the cellar)
         room_said = {r.phrase for r in lex.rooms}
+        endings = [ascii_fold(e) for e in STOREY_ENDINGS]
         for st in b.storeys:
             said_words = set(_LETTERS.findall(ascii_fold(f"{st.name} {st.long_name}")))
             # "Kellergeschoss": a room word and a word for a storey, one word
-            endings = [ascii_fold(e) for e in STOREY_ENDINGS]
             said_words |= {w[:-len(e)] for w in said_words for e in endings if w.endswith(e) and len(w) > len(e)}
             for word, fragments in ROOM_SYNONYMS.items():
                 if not any(ascii_fold(f) in said_words for f in fragments if len(f) >= 4):
@@ -455,8 +455,9 @@ def _flags(b: Building) -> dict[str, str]:
 
 
 #: Words a flag's name may be that are words of their own in a request (where, which way, how many).
-_NOT_FLAG_WORDS = frozenset({"up", "down", "in", "out", "on", "off", "over", "under", "here", "there", "top", "all",
-                             "any", "one", "two", "new", "old", "left", "right", "front", "back", "near", "far"})
+#: (Words of two letters, "up" or "in", are never flag words.)
+_NOT_FLAG_WORDS = frozenset({"down", "out", "off", "over", "under", "here", "there", "top", "all", "any", "one", "two",
+                             "new", "old", "left", "right", "front", "back", "near", "far"})
 
 
 def _words(name: str) -> list[str]:

@@ -15,9 +15,9 @@ from typing import Any
 import ifcopenshell
 import ifcopenshell.util.element as ue
 import pytest
+from lang_support import standing_at
 
 from pyagent.language import evaluate as ev
-from pyagent.model import Pose
 
 ROOT = Path(__file__).resolve().parents[2]
 IFC = ROOT / "ifc"
@@ -30,12 +30,6 @@ FZK = "AC20-FZK-Haus.ifc"
 @pytest.fixture(scope="module")
 def sessions() -> ev.Sessions:
     return ev.Sessions(use_llm=False)
-
-
-def _at(sessions: ev.Sessions, ifc: str, x: float, y: float, z: float, yaw: float = 0.0) -> Any:
-    s = sessions.fresh(ifc)
-    s.set_pose(Pose.from_json({"position": [x, y, z], "yaw": yaw, "pitch": 0.0}))
-    return s
 
 
 def _ids(model: ifcopenshell.file, ifc_class: str) -> set[str]:
@@ -63,7 +57,7 @@ def test_floors_up_from_here_is_a_move_by_that_many(sessions: ev.Sessions) -> No
 
 
 def test_a_remark_before_a_question_names_the_thing_asked_about(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/blenderbim_example-hom.ifc", 2.2, 2.5, 1.6, 180)  # in the kitchen
+    s = standing_at(sessions, "buildings/blenderbim_example-hom.ifc", 2.2, 2.5, 1.6, 180)  # in the kitchen
     plain = s.say("how many windows are in the kitchen")
     said = s.say("The kitchen looks lovely and light. How many windows has it got?")
     assert said.ok and plain.ok, said.answer
@@ -111,7 +105,7 @@ def test_cutting_the_house_open_above_the_upstairs_floor(sessions: ev.Sessions) 
 
 
 def test_our_half_of_the_duplex_is_the_users_unit(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "duplex.ifc", 1.5, -3.0, 4.7)
+    s = standing_at(sessions, "duplex.ifc", 1.5, -3.0, 4.7)
     plain = s.say("how many windows are there in this unit")
     said = s.say("how many windows does our half of the duplex have, all floors together?")
     assert said.ok and plain.ok, said.answer
@@ -121,7 +115,7 @@ def test_our_half_of_the_duplex_is_the_users_unit(sessions: ev.Sessions) -> None
 
 
 def test_next_to_mine_is_next_to_my_room_of_that_kind(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/archicad18_multizone-office.ifc", 12.7, 14.5, 1.6, 180)
+    s = standing_at(sessions, "buildings/archicad18_multizone-office.ifc", 12.7, 14.5, 1.6, 180)
     plain = s.say("which offices are next to my office")
     said = s.say("which offices are right next to mine?")
     assert said.ok and plain.ok, said.answer
@@ -137,7 +131,7 @@ def test_in_here_in_a_building_of_no_rooms_is_the_building(sessions: ev.Sessions
 
 
 def test_how_much_square_meters_has_this_room(sessions: ev.Sessions) -> None:
-    s = _at(sessions, FZK, 9.0, 8.0, 1.6)  # in the bedroom
+    s = standing_at(sessions, FZK, 9.0, 8.0, 1.6)  # in the bedroom
     r = s.say("How much square meters has this room?")
     plain = s.say("what is the area of this room")
     assert r.ok and r.value == plain.value, r.answer
@@ -151,7 +145,7 @@ def test_all_of_them_said_after_a_count(sessions: ev.Sessions) -> None:
 
 
 def test_where_is_a_room_from_here_is_the_way_there(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/renga_house.ifc", -2.0, -3.0, 5.05)
+    s = standing_at(sessions, "buildings/renga_house.ifc", -2.0, -3.0, 5.05)
     r = s.say("where is the nearest toilet from here please")
     assert r.ok and r.program["steps"][0]["op"] == "route", r.program
     assert "on foot" in r.answer
@@ -185,7 +179,7 @@ def test_and_whatnot_says_the_same_things_again(sessions: ev.Sessions) -> None:
 @needs_real
 def test_a_thing_and_its_chairs(sessions: ev.Sessions) -> None:
     """The Revit sample project: a round dining table with four chairs round it, in front of the speaker."""
-    s = _at(sessions, "real/revit2021_tested_sample_project.ifc", 1.2, -7.0, 1.6, 90)
+    s = standing_at(sessions, "real/revit2021_tested_sample_project.ifc", 1.2, -7.0, 1.6, 90)
     r = s.say("Get rid of this table in front of me, and its chairs too.")
     assert r.ok, r.answer
     deleted = s.state()["deleted"]
@@ -208,7 +202,7 @@ def test_its_property_after_a_question(sessions: ev.Sessions) -> None:
 
 
 def test_the_exit_at_the_end_of_this_corridor_is_the_one_ahead(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/archicad18_multizone-office.ifc", 9.5, 12.0, 1.6, 90)
+    s = standing_at(sessions, "buildings/archicad18_multizone-office.ifc", 9.5, 12.0, 1.6, 90)
     r = s.say("how far is it from here to the exit at the end of this corridor?")
     plain = s.say("how far is it to the outside door in front of me")
     assert r.ok and r.program == plain.program, r.program
@@ -232,14 +226,14 @@ def test_what_is_selected(sessions: ev.Sessions) -> None:
 
 
 def test_the_total_said_after_the_quantity(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "duplex.ifc", 1.5, -3.0, 1.6)
+    s = standing_at(sessions, "duplex.ifc", 1.5, -3.0, 1.6)
     plain = s.say("what is the total floor area of the living rooms")
     r = s.say("What's the floor area of the living rooms in total, both flats together?")
     assert r.ok and plain.ok and r.value == plain.value and r.program["steps"][0]["fn"] == "total", r.answer
 
 
 def test_a_correction_of_the_last_request_said_first(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "duplex.ifc", 1.5, -3.0, 1.6)
+    s = standing_at(sessions, "duplex.ifc", 1.5, -3.0, 1.6)
     s.say("can you hide all the furniture upstairs for a sec")
     hidden = set(s.state()["hidden"])
     beds = set(s.say("which beds are there").value)
@@ -249,7 +243,7 @@ def test_a_correction_of_the_last_request_said_first(sessions: ev.Sessions) -> N
 
 
 def test_the_way_out_if_there_is_a_fire(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/archicad19_office-cv2.ifc", 8.0, 15.0, 11.2)  # Level 3
+    s = standing_at(sessions, "buildings/archicad19_office-cv2.ifc", 8.0, 15.0, 11.2)  # Level 3
     plain = s.say("how far is the walk to the nearest outside door")
     r = s.say("If there's a fire up here, how far would I have to walk to get out of the building?")
     assert r.ok and r.program == plain.program and r.program["steps"][0]["op"] == "route", r.answer
@@ -269,14 +263,14 @@ def test_a_length_corrected_as_it_is_said(sessions: ev.Sessions) -> None:
 
 
 def test_a_participle_after_the_place(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc", 9.0, 5.2, 1.6, 90)
+    s = standing_at(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc", 9.0, 5.2, 1.6, 90)
     plain = s.say("how many sensors are in this room")
     r = s.say("How many sensors are in this room installed?")
     assert r.ok and r.value == plain.value == 2, r.answer
 
 
 def test_up_here_is_where_one_is_whatever_flags_the_file_has(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc", 10.5, 6.5, 5.25, 180)  # upstairs
+    s = standing_at(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc", 10.5, 6.5, 5.25, 180)  # upstairs
     r = s.say("how many chairs are up here?")
     assert r.ok and r.value == 2 and "where" not in r.program["steps"][0]["target"], r.program
 
@@ -325,7 +319,7 @@ def test_a_colour_corrected_twice(sessions: ev.Sessions) -> None:
 
 
 def test_that_glass_door_in_front_where_the_file_gives_no_material(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/archicad20_rooftop-4zones.ifc", 16.4, -4.6, 1.6, -90)
+    s = standing_at(sessions, "buildings/archicad20_rooftop-4zones.ifc", 16.4, -4.6, 1.6, -90)
     plain = s.say("which door is in front of me")
     r = s.say("Hide that glass door right in front of me for a sec.")
     assert r.ok and s.state()["hidden"] == plain.value, r.answer
@@ -346,7 +340,7 @@ def test_how_big_a_thing_to_place_is_does_not_matter(sessions: ev.Sessions) -> N
 
 
 def test_the_changing_room_for_the_teacher(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/revit2020nld_gymzaal-hambakendreef.ifc", 1.0, 12.0, 1.6, 90)
+    s = standing_at(sessions, "buildings/revit2020nld_gymzaal-hambakendreef.ifc", 1.0, 12.0, 1.6, 90)
     r = s.say("How far I must walk from here to the changing room for the teacher?")
     assert r.ok and r.answer.startswith("kleedruimte docent"), r.answer
 
@@ -382,7 +376,7 @@ def test_the_step_outside_the_front_door(sessions: ev.Sessions) -> None:
 
 
 def test_which_one_of_them_is_the_one_on_the_roof(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc", 9.0, 5.2, 1.6, 90)
+    s = standing_at(sessions, "buildings/revit2022deu_sensor-versuchsstand.ifc", 9.0, 5.2, 1.6, 90)
     plain = s.say("which sensor is on the roof")
     r = s.say("which one of the sensors is the one up on the roof?")
     assert r.ok and r.value == plain.value and len(r.value) == 1, r.answer
@@ -435,7 +429,7 @@ def test_what_the_whole_is_made_of_says_nothing_more(sessions: ev.Sessions) -> N
 
 
 def test_a_question_about_the_window_looked_at_and_why(sessions: ev.Sessions) -> None:
-    s = _at(sessions, FZK, 9.0, 7.5, 1.6)
+    s = standing_at(sessions, FZK, 9.0, 7.5, 1.6)
     r = s.say("That window I'm looking at, how wide is it? Wondering if a desk would fit under it.")
     assert r.ok and r.program["steps"][0]["op"] == "get" and r.program["steps"][0]["property"] == "width"
 
@@ -454,20 +448,20 @@ def test_why_a_colour_is_wanted(sessions: ev.Sessions) -> None:
 
 
 def test_rooms_one_can_get_to_without_going_outside(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/ifcengine_example.ifc", 5.5, 1.4, 4.7, 180)
+    s = standing_at(sessions, "buildings/ifcengine_example.ifc", 5.5, 1.4, 4.7, 180)
     r = s.say("Which rooms can I actually get to from up here without going outside?")
     assert r.ok and r.program["steps"][0]["target"]["relations"] == [{"rel": "reachable"}], r.program
 
 
 def test_how_many_said_alone_after_a_yes_or_no_question(sessions: ev.Sessions) -> None:
-    s = _at(sessions, FZK, 4.0, 4.9, 1.6, 180)
+    s = standing_at(sessions, FZK, 4.0, 4.9, 1.6, 180)
     plain = s.say("how many windows are behind me")
     r = s.say("Are there any windows behind me? How many?")
     assert r.ok and r.value == plain.value, r.answer
 
 
 def test_make_it_another_colour_said_as_a_correction(sessions: ev.Sessions) -> None:
-    s = _at(sessions, FZK, 4.0, 4.9, 1.6, 180)
+    s = standing_at(sessions, FZK, 4.0, 4.9, 1.6, 180)
     r = s.say("Paint the wall in front of me red, no wait, make it blue.")
     blue = sessions.fresh(FZK).say("paint the wall in front of me blue")
     assert r.ok and r.program["steps"][0]["rgba"] == blue.program["steps"][0]["rgba"], r.program
@@ -521,7 +515,7 @@ def test_a_storey_corrected_as_it_is_said(sessions: ev.Sessions) -> None:
 
 
 def test_the_walking_route_out_to_a_room(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "buildings/archicad19_office-cv2.ifc", 8.0, 15.0, 11.2)
+    s = standing_at(sessions, "buildings/archicad19_office-cv2.ifc", 8.0, 15.0, 11.2)
     r = s.say("Fire officer here. From where I'm standing, what's the walking route out to the staircase?")
     assert r.ok and r.program["steps"][0]["op"] == "route", r.answer
 
@@ -533,7 +527,7 @@ def test_a_plan_cut_and_why(sessions: ev.Sessions) -> None:
 
 
 def test_the_ceiling_height_right_where_i_stand(sessions: ev.Sessions) -> None:
-    s = _at(sessions, FZK, 9.0, 8.0, 1.6)
+    s = standing_at(sessions, FZK, 9.0, 8.0, 1.6)
     r = s.say("what's the ceiling height right where I'm standing")
     assert r.ok and r.program == {"steps": [{"op": "measure_here", "what": "ceiling_height"}]}, r.program
 
@@ -550,7 +544,7 @@ def test_a_colour_with_an_article_and_a_shade(sessions: ev.Sessions) -> None:
 
 
 def test_on_our_side_is_the_users_unit(sessions: ev.Sessions) -> None:
-    s = _at(sessions, "duplex.ifc", 1.5, -3.0, 1.6)
+    s = standing_at(sessions, "duplex.ifc", 1.5, -3.0, 1.6)
     r = s.say("how do i get from here to the bathroom upstairs on our side")
     assert r.ok and r.program["steps"][0]["op"] == "route", r.answer
 
