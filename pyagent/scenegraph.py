@@ -141,13 +141,24 @@ class SceneGraph:
         for n in list(nav.neighbors(start_room)):
             g.add_edge("_start", n, weight=float(np.linalg.norm(nav.nodes[n]["pos"] - start)))
         dist, paths = nx.single_source_dijkstra(g, "_start", weight="weight")
-        # The path ends at the room's reference point; walk on to the goal point inside it.
-        walks = [(float(dist[goal]) + float(np.linalg.norm(np.asarray(point) - nav.nodes[goal]["pos"])), i, goal)
-                 for i, (goal, point) in enumerate(goals.items()) if goal in dist]
+        # Inside the goal room one walks straight from the doorway one came in by to the goal point (not by
+        # the room's reference point), as from the start point to the first doorway.
+        walks = []
+        for i, (goal, point) in enumerate(goals.items()):
+            if goal not in dist:
+                continue
+            there = np.asarray(point, float)
+            ways = [(float(dist[n]) + float(np.linalg.norm(there - nav.nodes[n]["pos"])), n)
+                    for n in nav.neighbors(goal) if n in dist and nav.nodes[n]["kind"] in ("door", "passage")
+                    and np.all(np.isfinite(nav.nodes[n]["pos"]))]
+            if not ways:
+                ways = [(float(dist[goal]) + float(np.linalg.norm(there - nav.nodes[goal]["pos"])), goal)]
+            length, last = min(ways, key=lambda w: w[0])
+            walks.append((length, i, goal, last))
         if not walks:
             return None
-        length, _i, goal = min(walks)
-        path = paths[goal]
+        length, _i, goal, last = min(walks, key=lambda w: (w[0], w[1]))
+        path = paths[goal] if last == goal else paths[last] + [goal]
         points = [np.asarray(start, float)] + [nav.nodes[n]["pos"] for n in path[1:-1]] + [np.asarray(goals[goal])]
         points = [p for p in points if np.all(np.isfinite(p))]
         kinds = nx.get_node_attributes(nav, "kind")

@@ -29,6 +29,10 @@ from pyagent.vocabulary import (
 DIRECTIONAL = ("in_front", "behind", "left", "right")
 #: Classes never looked for by name where the file has none (rooms and storeys are the building's own lists).
 _NOT_BY_NAME = frozenset({"IfcSpace", "IfcBuildingStorey", "IfcBuilding", "IfcSite", "IfcProject"})
+#: A wall this much higher than the topmost slab stands on it (the slab is a floor, not the roof); slabs whose
+#: bottoms are this close to the topmost one are on its level.
+_STOREY_HIGH_M = 1.2
+_SAME_LEVEL_M = 0.3
 #: A column or wall filed on a lower storey is also on a storey it rises this far into (through both floors).
 RISES_INTO_M = 1.5
 _RISING_CLASSES = ("IfcColumn", "IfcWall", "IfcCurtainWall")
@@ -438,6 +442,8 @@ class Resolver:
                 rows = kind_rows(els, ids, rows, noun) if sel["class"][0] not in _NOT_BY_NAME else rows[:0]
                 # ... but not things of a class named otherwise ("Roof Window" is a window, not the roof)
                 rows = rows[~sp.class_mask(_NAMED_OTHERWISE - frozenset(sel["class"]))[rows]]
+                if not len(rows) and sel["class"] == ["IfcRoof"]:
+                    rows = self._covering_slabs(self._base(sel))
         if sel.get("kind") and sel.get("name"):
             kinds = kind_rows(els, ids, rows, sel["kind"])
             both = name_rows(els, ids, kinds, sel["name"])
@@ -502,6 +508,19 @@ class Resolver:
         if all(u.startswith("#") for u in chosen):
             return rows[heads]
         return self._with_parts(rows[heads], chosen)
+
+    def _covering_slabs(self, rows: np.ndarray) -> np.ndarray:
+        """A roof the file records as plain slabs (no IfcRoof, no slab typed ROOF, none named so): the
+        topmost slabs, when no wall stands a storey high on them (else they are an attic's floor)."""
+        sp = self.sp
+        slabs = rows[sp.class_mask(frozenset({"IfcSlab"}))[rows]]
+        if not len(slabs):
+            return slabs
+        level = float(sp.bmin[slabs, 2].max())
+        walls = np.nonzero(sp.class_mask(frozenset({"IfcWall"})))[0]
+        if len(walls) and float(sp.bmax[walls, 2].max()) > level + _STOREY_HIGH_M:
+            return slabs[:0]
+        return slabs[sp.bmin[slabs, 2] >= level - _SAME_LEVEL_M]
 
     def _units(self, rows: np.ndarray, sel: dict[str, Any]) -> list[str]:
         """Per row, the thing it belongs to for counting: the bodiless whole it is a part of when the
@@ -685,7 +704,9 @@ class Resolver:
                                                                                     axis=1)
             if kind == "above":
                 return rows[over & (sp.bmin[rows, 2] > eye[2])], True
-            return rows[over & (sp.bmax[rows, 2] < band[0] + 0.05)], True
+            # under the user's feet (a gallery above a room of the same storey stands over that room)
+            feet = max(float(eye[2]) - EYE_HEIGHT, band[0])
+            return rows[over & (sp.bmax[rows, 2] < feet + 0.05)], True
         if kind in ("north", "south", "east", "west"):
             body = ~sp.structure
             centre = sp.centre[body].mean(axis=0) if body.any() else pose.position

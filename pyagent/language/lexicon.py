@@ -150,9 +150,11 @@ def room_phrases(name: str, long_name: str) -> set[str]:
     tokens |= {w for phrase in spelt for w in phrase.split()}
     name_text = " ".join([name_text, *spelt])
     everyday: set[str] = set()
+    # the name's words apart, for fragments of several words ("WC _H_12": "wc h", the gents)
+    spaced = f" {' '.join(_LETTERS.findall(name_text))} "
     for word, fragments in ROOM_SYNONYMS.items():
         if any(_has_fragment(ascii_fold(f), name_text, tokens) or _has_fragment(fold(f), raw_text, tokens)
-               for f in fragments):
+               or " " in f and f" {ascii_fold(f)} " in spaced for f in fragments):
             everyday.add(word)
     if not everyday:  # else the last part of a compound, unless it only says "room" ("toestellenberging": storage)
         for word, fragments in ROOM_SYNONYMS.items():

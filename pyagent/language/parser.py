@@ -301,11 +301,18 @@ class Parser:
         steps: list[Step] = []
         low_confidence = False
         said_before = ""
+        aside_topic: str | None = None
         for clause in clauses:
             if len(clauses) > 1 and phrasing.is_aside(clause) \
                     and re.match(r"(i am|we are|i was|we were|i have been|we have been) (?!(just )?(going|heading|"
                                  r"moving|walking|coming|getting) (to|into|in|up|down|over|back)\b)", clause):
+                aside_topic = self._named_in(clause) or aside_topic
                 continue  # "so I'm in the living room, how far ...", "I'm pricing the sanitary, ...": not a request
+            if aside_topic is not None and not steps and _PRONOUN.search(clause):
+                # "I'm thinking of a dressing table under the window on my right, how high is its sill": the
+                # thing the aside named
+                clause = _PRONOUN.sub(aside_topic.replace("\\", ""), clause, count=1)
+                aside_topic = None
             clause = _ones_named(clause, steps)
             clause = _count_said_again(clause, steps, said_before)
             try:
@@ -313,6 +320,7 @@ class Parser:
             except ClauseError as exc:
                 return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
             if got is None and len(clauses) > 1 and (_is_filler_clause(clause) or phrasing.is_aside(clause)):
+                aside_topic = self._named_in(clause) or aside_topic
                 continue
             if got is None and " , " in clause:  # "does it face east , i do like the morning sun": without the aside
                 kept = " , ".join(p for p in clause.split(" , ") if not (phrasing.is_aside(p) or _is_filler_clause(p)))
@@ -339,7 +347,7 @@ class Parser:
         if undos and all(st.get("op") == "undo" or st.get("op") == "show" and "ref" in st.get("target", {})
                          for st in steps):
             steps = undos[:1]  # "bring her back, undo that": showing what was hidden is the undo said first
-        steps = _selections_joined(steps)
+        steps = _selections_joined(_asked_again_dropped(steps))
         if len(steps) == 1 and steps[0].get("op") == "list" and steps[0]["target"].get("class") == ["IfcSpace"] \
                 and _WHERE_FROM_HERE.match(said):
             steps = [{"op": "route", "to": steps[0]["target"]}]  # "where is the nearest toilet from here": the way
@@ -348,6 +356,16 @@ class Parser:
         if len(steps) > 8:
             steps = steps[:8]
         return ParseResult({"steps": steps}, 0.5 if low_confidence else 1.0, "", clauses)
+
+    def _named_in(self, clause: str) -> str | None:
+        """The thing an aside names, as said ("the window on my right" of "I'm thinking of a dressing table
+        under the window on my right"): the longest definite noun phrase it ends with that names things."""
+        for m in re.finditer(r"\b(the|this|that) ", clause):
+            said = clause[m.start():]
+            phrase = self.noun_phrases.read(said)
+            if phrase is not None and phrase.head is not None and phrase.head.kind in ("class", "kind", "name"):
+                return said
+        return None
 
     def _with_its(self, t: str, ctx: ParseContext, scene: SceneView, dialogue: Dialogue) -> ParseResult | None:
         """"Get rid of this table in front of me, and its chairs too": the change made to the thing and to the
@@ -1131,6 +1149,8 @@ class Parser:
                     if prop in ("area", "volume") and not _has_noun(sel) and not sel.get("relations") and (
                             sel.get("storey")):
                         sel["class"] = ["IfcSpace"]
+                    if m.group("p") == "size" and set(sel.get("class") or ()) & _MEMBER_CLASSES:
+                        prop = "profile"  # "what size is this column": its section
                     return [{"op": "get", "target": _singular(sel, np_text), "property": prop}]
         m = re.match(r"^what (is|are) (?P<np>.+?) made (of|from)$", c) or re.match(
             r"^what (material|materials) (is|are) (?P<np>.+?)( made of)?$", c)
@@ -2238,6 +2258,22 @@ def _count_said_again(clause: str, steps: list[Step], before: str) -> str:
     if m is None or said is None:
         return clause
     return f"{m.group('a') or ''}how many {said.group('n')} {m.group('rest')}"
+
+
+#: Things whose size is their section ("what size is this beam": an HEA 200).
+_MEMBER_CLASSES = frozenset({"IfcColumn", "IfcBeam", "IfcMember", "IfcPile"})
+
+
+def _asked_again_dropped(steps: list[Step]) -> list[Step]:
+    """Without a question asked again of the same thing ("is the door wide enough? how wide is it actually?")."""
+    out: list[Step] = []
+    for st in steps:
+        prev = out[-1] if out else None
+        if prev is not None and st.get("op") == prev.get("op") == "get" and st.get("target") == {"ref": "it"} \
+                and st.get("property") == prev.get("property"):
+            continue
+        out.append(st)
+    return out
 
 
 def _selections_joined(steps: list[Step]) -> list[Step]:
