@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from pyagent.actions.schema import load_schema
@@ -29,6 +30,8 @@ from pyagent.language.lexicon import (
     BUILTIN_PROPERTIES,
     COLOUR_MODIFIERS,
     COLOURS,
+    ROOM_SYNONYMS,
+    ROOM_WORD_ALIASES,
     STOREY_WORDS,
     Lexicon,
     ascii_fold,
@@ -1752,13 +1755,54 @@ class Parser:
                 sel.setdefault("where", []).append({"key": name, "cmp": "eq", "value": value})
                 return sel
             return None
+        if _GROUND_SLAB.fullmatch(text.strip(" ,")):
+            ground = self._ground_slabs()
+            if ground:  # "the ground slab": the slab on grade
+                return {"class": ["IfcSlab"], "ids": ground}
         phrase = self.noun_phrases.read(text.strip(" ,"))
         if phrase is None:
             return None
         try:
-            return selector_of(phrase, self, ctx, allow_empty)
+            sel = selector_of(phrase, self, ctx, allow_empty)
         except NotCovered:
             return None
+        if sel and isinstance(sel.get("name"), str) and sel.get("class") and not sel.get("kind") \
+                and self._place_not_named(sel["class"], sel["name"]):
+            # "the balcony railings" where no railing is named so and no room is a balcony: the railings
+            del sel["name"]
+        return sel
+
+    def _ground_slabs(self) -> list[str]:
+        """The slab on grade: the slabs typed BASESLAB, else those named so (data/name_words.yaml), else the
+        lowest slabs (within a few centimetres of the lowest one)."""
+        slabs = [el for el in self.building.elements.values() if el.ifc_class == "IfcSlab" and el.has_geometry]
+        typed = [el.id for el in slabs if el.properties.get("PredefinedType") == "BASESLAB"]
+        if typed:
+            return typed
+        from pyagent.actions.selectors import name_rows
+
+        ids = [el.id for el in slabs]
+        for fragment in NAME_WORDS["ground_slab"]:
+            named = name_rows(self.building.elements, ids, np.arange(len(ids)), str(fragment))
+            if len(named):
+                return [ids[int(r)] for r in named]
+        if not slabs:
+            return []
+        low = min(float(el.bbox_min[2]) for el in slabs)
+        return [el.id for el in slabs if float(el.bbox_min[2]) <= low + 0.05]
+
+    def _place_not_named(self, classes: list[str], name: str) -> bool:
+        """Is ``name`` a word for a kind of place (data/room_words.yaml) that names none of the building's
+        things of ``classes``?"""
+        word = singular_noun(name.lower())
+        if word not in ROOM_SYNONYMS and word not in ROOM_WORD_ALIASES:
+            return False
+        from pyagent.actions.selectors import name_rows
+
+        els = self.building.elements
+        wanted = set(classes)
+        ids = [g for g, el in els.items() if el.ifc_class in wanted]
+        return bool(ids) and not len(name_rows(els, ids, np.arange(len(ids)), name))
 
     NAME_FRAGMENTS: dict[str, tuple[str, ...]] = {str(k): tuple(str(f) for f in v)
                                                   for k, v in NAME_WORDS["modifiers"].items()}
@@ -2260,6 +2304,8 @@ def _count_said_again(clause: str, steps: list[Step], before: str) -> str:
     return f"{m.group('a') or ''}how many {said.group('n')} {m.group('rest')}"
 
 
+#: "the ground slab", "the bottom slab", "the base plate" (said as a whole noun phrase).
+_GROUND_SLAB = re.compile(r"(the |that |this )?(ground|bottom|base|foundation|lowest) (floor )?(slab|plate)")
 #: Things whose size is their section ("what size is this beam": an HEA 200).
 _MEMBER_CLASSES = frozenset({"IfcColumn", "IfcBeam", "IfcMember", "IfcPile"})
 

@@ -700,3 +700,29 @@ def test_which_flat_has_the_bigger_room(sessions: ev.Sessions) -> None:
     (biggest,) = r.value
     areas = {g: s.do({"steps": [{"op": "get", "target": {"ids": [g]}, "property": "area"}]}).value for g in salas}
     assert biggest in salas and areas[biggest] == max(areas.values()), areas
+
+
+def test_a_place_word_that_names_none_of_the_things_leaves_them_all(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "archicad11_smiley-west.ifc"))  # 60 railings, none named
+    assert not any(r.Name or r.ObjectType for r in model.by_type("IfcRailing"))
+    s = sessions.fresh("buildings/archicad11_smiley-west.ifc")
+    r = s.say("Hide all the balcony railings for now.")
+    assert r.ok and set(s.state()["hidden"]) == _ids(model, "IfcRailing"), r.answer
+    r = s.say("what are the balcony railings made of")
+    assert r.ok and r.answer.startswith("All 60 railings have the material Stahl"), r.answer
+    # a place word that does name some of them still picks those: the terrace doors of the same terrace
+    doors = {str(d.GlobalId) for d in model.by_type("IfcDoor") if "Terrasse" in (d.Name or "")}
+    r = s.say("select the terrace doors")
+    assert r.ok and set(s.state()["selected"]) == doors, r.answer
+
+
+def test_the_ground_slab_is_the_slab_on_grade(sessions: ev.Sessions) -> None:
+    sensor = ifcopenshell.open(str(BUILDINGS / "revit2022deu_sensor-versuchsstand.ifc"))
+    base = [x for x in sensor.by_type("IfcSlab") if x.PredefinedType == "BASESLAB"]
+    r = sessions.fresh("buildings/revit2022deu_sensor-versuchsstand.ifc").say("What's the ground slab made of?")
+    assert r.ok and r.program["steps"][0]["target"]["ids"] == [str(x.GlobalId) for x in base], r.program
+    if REAL is not None:  # no slab typed so: the one whose type says "slab on grade"
+        sketchup = ifcopenshell.open(str(REAL / "sketchup_PCERT_Building-Architecture_IFC4.ifc"))
+        on_grade = [str(x.GlobalId) for x in sketchup.by_type("IfcSlab") if "grade" in (x.ObjectType or "")]
+        r = sessions.fresh("real/sketchup_PCERT_Building-Architecture_IFC4.ifc").say("what's the ground slab made of")
+        assert r.ok and r.program["steps"][0]["target"]["ids"] == on_grade, r.program

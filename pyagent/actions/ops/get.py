@@ -52,6 +52,9 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
             return round(vals[0], 4), say("get_all_same", prop=said_as(prop), shown=shown), ids
         parts = [f"{ex.label(g)}: {float(v):.2f} {unit}".strip() for g, v in known]
         return [round(v, 4) for v in vals], say("get_each", props=_plural(said_as(prop)), parts=join_names(parts)), ids
+    if len({str(v) for _, v in known}) == 1:  # "what are the railings made of": all of one, said once
+        return [v for _, v in known], say("get_all_same_text", n=len(known), noun=noun_for(step["target"], 2),
+                                          prop=said_as(prop), shown=str(known[0][1])), ids
     parts = [f"{ex.label(g)}: {v}" for g, v in known]
     return [v for _, v in known], say("get_each_text", parts=join_names(parts)), ids
 
