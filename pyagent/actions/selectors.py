@@ -643,6 +643,10 @@ class Resolver:
                 if self.b.elements[ga].ifc_class == "IfcSpace" and self.b.elements[gc].ifc_class == "IfcSpace":
                     # between two rooms: what bounds both (the door from one into the other), where known
                     joining = rows[[{ga, gc} <= set(self.b.elements[sp.ids[r]].sides) for r in rows]]
+                    # ... those bounding the two alone first (not a long wall along a row of offices)
+                    alone = joining[[set(self.b.elements[sp.ids[r]].sides) <= {ga, gc} for r in joining]]
+                    if len(alone):
+                        return alone, False
                     if len(joining):
                         return joining, False
                 return rows[sp.between_mask(a, c, rows)], False

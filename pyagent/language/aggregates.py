@@ -225,7 +225,8 @@ class Aggregates:
         return {"op": "aggregate", "target": sel, "property": prop, "fn": "average"}
 
     def _group(self, g: dict[str, str | None], ctx: ParseContext, pick: bool = True) -> Step | None:
-        by = _words()["group"][str(g["group"])]
+        # "which of the small offices has the most windows": rooms named as the choices, no group word
+        by = _words()["group"][str(g["group"])] if g.get("group") else "room"
         sel = self._things(str(g["np"]), ctx)
         if sel is None or not _has_noun(sel):
             return None
@@ -233,8 +234,8 @@ class Aggregates:
             return None  # storeys per storey, rooms per room: not a question of groups
         sel.pop("order", None)
         step: Step = {"op": "group", "target": sel, "by": by}
-        if pick:
-            step["pick"] = _words()["pick"][str(g["pick"])]
+        if pick:  # "which of them has actually got the windows": the one with the most
+            step["pick"] = _words()["pick"][str(g["pick"])] if g.get("pick") else "most"
         among_text = (g.get("among") or "").strip()
         if g.get("choices"):
             choices = self._choices(str(g["choices"]), by, ctx)

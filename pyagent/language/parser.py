@@ -336,6 +336,7 @@ class Parser:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
             low_confidence |= not confident
+            new_steps = self._fittings_like_before(new_steps, steps, clause)
             if len(new_steps) == 1 and new_steps[0].get("op") == "undo" and steps and steps[-1].get("op") == "undo":
                 # "put them back, undo that": one undo said two ways; "undo, undo": two
                 if clause == said_before:
@@ -359,6 +360,15 @@ class Parser:
         if len(steps) > 8:
             steps = steps[:8]
         return ParseResult({"steps": steps}, 0.5 if low_confidence else 1.0, "", clauses)
+
+    def _fittings_like_before(self, new: list[Step], before: list[Step], clause: str) -> list[Step]:
+        """"how many washbasins are there, and how many toilets": after fittings, the fittings of that name
+        (not the rooms called toilets)."""
+        if not (before and len(new) == 1 and new[0].get("op") == "count" and before[-1].get("op") == "count"
+                and new[0]["target"].get("class") == ["IfcSpace"] and "kind" in (before[-1].get("target") or {})):
+            return new
+        kind = self.lex.kinds.get(singular_noun(clause.split()[-1]))
+        return [{"op": "count", "target": {"kind": kind}}] if kind else new
 
     def _named_in(self, clause: str) -> str | None:
         """The thing an aside names, as said ("the window on my right" of "I'm thinking of a dressing table
@@ -494,6 +504,12 @@ class Parser:
                 target = dict(so_far[named[-1]]["target"])
             elif named:
                 target = {"step": named[-1]}
+            else:  # "hide the walls on level one and take me up there": to that storey
+                storey = next((st for step in reversed(so_far) if isinstance(step.get("target"), dict)
+                               for st in self.building.storeys if step["target"].get("storey") in (st.name, st.id)),
+                              None)
+                if storey is not None:
+                    return [{"op": "teleport", "target": {"class": ["IfcBuildingStorey"], "ids": [storey.id]}}], True
             return [{"op": "teleport", "target": {**target, "limit": 1}}], True
         which = self._which_of_those(c, ctx, so_far)
         if which is not None:
@@ -812,6 +828,14 @@ class Parser:
                 (st.id for st in self.building.storeys if st.name == spec), None)
             if sid is not None:
                 return {"class": ["IfcBuildingStorey"], "ids": [sid]}
+        if isinstance(sel.get("name"), str) and not sel.get("class") and not sel.get("kind") and sel.get("relations") \
+                and self._place_not_named(["IfcSpace"], sel["name"]):
+            # "take me to the flat right above the shop" where no room is called a flat: the room there
+            sel = {**{k: v for k, v in sel.items() if k != "name"}, "class": ["IfcSpace"]}
+        rels = [r["rel"] for r in sel.get("relations") or []]
+        if sel.get("class") == ["IfcSpace"] and rels in (["above"], ["below"]) and not sel.get("order"):
+            # the room above another: the next one up (over a shop, the flat, not the one on the floor above it)
+            sel = {**sel, "order": "lowest" if rels == ["above"] else "highest"}
         return _singular(sel, np_text, force=True)
 
     def _route(self, c: str, ctx: ParseContext) -> list[Step] | None:
@@ -2072,7 +2096,7 @@ def storey_for(b: Building, mine_id: str | None, spec: str, roof_only: Collectio
 
 
 #: Going to the place just talked about.
-_THERE = re.compile(r"(take|bring|get|send|beam|walk|lead) (me|us) (over |in |into |inside |in over )?there"
+_THERE = re.compile(r"(take|bring|get|send|beam|walk|lead) (me|us) (over |in |into |inside |in over |up |down )?there"
                     r"|(go|get|walk|head) (over |in |into |inside )?there"
                     r"|(can|could) (i|we) go there")
 #: A noun phrase's own determiner ("the doors and all the windows": each has its own words).

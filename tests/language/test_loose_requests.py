@@ -726,3 +726,61 @@ def test_the_ground_slab_is_the_slab_on_grade(sessions: ev.Sessions) -> None:
         on_grade = [str(x.GlobalId) for x in sketchup.by_type("IfcSlab") if "grade" in (x.ObjectType or "")]
         r = sessions.fresh("real/sketchup_PCERT_Building-Architecture_IFC4.ifc").say("what's the ground slab made of")
         assert r.ok and r.program["steps"][0]["target"]["ids"] == on_grade, r.program
+
+
+def test_which_of_the_named_rooms_has_the_things(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "revit2008_quantities.ifc"))  # three rooms called "small office"
+    offices = {str(sp.GlobalId) for sp in model.by_type("IfcSpace") if sp.LongName == "small office"}
+    s = sessions.fresh("buildings/revit2008_quantities.ifc")
+    r = s.say("Which of the little offices has actually got the windows?")
+    assert r.ok and r.program["steps"][0]["op"] == "group" and set(r.program["steps"][0]["among"]["ids"]) == offices
+    assert r.program["steps"][0]["pick"] == "most" and "2" in r.answer, r.answer
+
+
+def test_dont_delete_it_just_hide_it_and_the_wall_between_two_rooms_alone(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/revit2008_quantities.ifc", -11.0, 3.5, 1.6, 270)
+    r = s.say("delete the wall between office two and office three... no wait, don't delete it, just hide it for now")
+    assert r.ok and r.program["steps"][0]["op"] == "hide", r.program
+    state = s.state()
+    assert not state["deleted"] and len(state["hidden"]) == 1, state
+    wall = s.loaded.building.elements[state["hidden"][0]]
+    # the partition that bounds those two offices alone, not a long wall along all three
+    assert wall.ifc_class.startswith("IfcWall") and len({x for x in wall.sides if x}) == 2, wall.sides
+
+
+def test_doors_out_of_this_house(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/archicad9_niedriha.ifc", 6.0, 3.0, 1.6)
+    r = s.say("how many doors lead outside from this house")
+    assert r.ok and r.program["steps"][0]["target"].get("external") is True, r.program
+    assert r.value == s.say("how many outside doors are there").value
+
+
+def test_only_those_everything_else_can_go(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "revit2020nld_gymzaal-hambakendreef.ifc"))
+    showers = {str(x.GlobalId) for x in model.by_type("IfcSanitaryTerminal") if "douche" in (x.Name or "")}
+    s = sessions.fresh("buildings/revit2020nld_gymzaal-hambakendreef.ifc")
+    r = s.say("show me only the showers, everything else can go")
+    assert r.ok and r.program["steps"][0]["op"] == "isolate" and not s.state()["deleted"], r.program
+    assert set(r.value or s.executor.last_ids) == showers
+
+
+def test_take_me_up_there_after_a_storey_named(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/archicad19_office-cv2.ifc", 8.0, 14.0, 1.6)
+    r = s.say("Hide all the walls on level one and then take me up there.")
+    assert r.ok and [st["op"] for st in r.program["steps"]] == ["hide", "teleport"], r.program
+    assert s.say("where am i").answer.endswith("on Level 1.")
+
+
+def test_the_flat_right_above_the_shop(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/blenderbim_homemaker-test.ifc", 9.0, 4.0, 1.6, 180)
+    assert "retail-space/5" in s.say("where am i").answer
+    r = s.say("Take me to the flat right above the shop.")
+    assert r.ok and "living-space/2" in s.say("where am i").answer, r.answer  # the next one up, same outline
+
+
+def test_toilets_after_washbasins_are_fittings(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(BUILDINGS / "revit2020nld_gymzaal-hambakendreef.ifc"))
+    toilets = [x for x in model.by_type("IfcSanitaryTerminal") if "toilet" in (x.Name or "")]
+    s = sessions.fresh("buildings/revit2020nld_gymzaal-hambakendreef.ifc")
+    r = s.say("how many washbasins are there in the building, and how many toilets?")
+    assert r.ok and r.program["steps"][1]["target"] == {"kind": "toilet"} and r.value == len(toilets), r.program
