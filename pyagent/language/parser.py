@@ -1817,7 +1817,7 @@ class Parser:
 
     def _place_not_named(self, classes: list[str], name: str) -> bool:
         """Is ``name`` a word for a kind of place (data/room_words.yaml) that names none of the building's
-        things of ``classes``?"""
+        things of ``classes``, where other things of the building are named by it?"""
         word = singular_noun(name.lower())
         if word not in ROOM_SYNONYMS and word not in ROOM_WORD_ALIASES:
             return False
@@ -1826,7 +1826,13 @@ class Parser:
         els = self.building.elements
         wanted = set(classes)
         ids = [g for g, el in els.items() if el.ifc_class in wanted]
-        return bool(ids) and not len(name_rows(els, ids, np.arange(len(ids)), name))
+        if not ids or len(name_rows(els, ids, np.arange(len(ids)), name)):
+            return False
+        # ... but that the building has somewhere (balcony doors): "the garage door" of a house with no
+        # garage is refused
+        others = [g for g, el in els.items() if el.ifc_class not in wanted]
+        fragments = self.NAME_FRAGMENTS.get(word, ()) + (word,)
+        return any(len(name_rows(els, others, np.arange(len(others)), f)) for f in fragments)
 
     NAME_FRAGMENTS: dict[str, tuple[str, ...]] = {str(k): tuple(str(f) for f in v)
                                                   for k, v in NAME_WORDS["modifiers"].items()}

@@ -714,6 +714,10 @@ def test_a_place_word_that_names_none_of_the_things_leaves_them_all(sessions: ev
     doors = {str(d.GlobalId) for d in model.by_type("IfcDoor") if "Terrasse" in (d.Name or "")}
     r = s.say("select the terrace doors")
     assert r.ok and set(s.state()["selected"]) == doors, r.answer
+    # a place the building has nowhere is no such place: "the garage door" of the FZK house (no garage) is refused
+    fzk = sessions.fresh(FZK)
+    r = fzk.say("paint the garage door red")
+    assert not r.ok and not fzk.state()["colors"], r.answer
 
 
 def test_the_ground_slab_is_the_slab_on_grade(sessions: ev.Sessions) -> None:
