@@ -107,15 +107,48 @@ class SceneGraph:
         inside = self.nav.subgraph(n for n in self.nav if n != OUTSIDE)
         kinds = nx.get_node_attributes(self.nav, "kind")
         groups = [{n for n in c if kinds.get(n) == "room"} for c in nx.connected_components(inside)]
-        groups = [g for g in groups if len(g) >= UNIT_MIN_ROOMS]
+        alike = self._alike([g for g in groups if len(g) >= UNIT_MIN_ROOMS])
+        if alike:
+            return alike
+        # flats off a common stair hall: the one room whose doors alone join dwellings alike
+        rooms = nx.Graph()
+        rooms.add_nodes_from(n for n in inside if kinds.get(n) == "room")
+        for n in inside:
+            if kinds.get(n) != "room":
+                joined = [m for m in inside.neighbors(n) if kinds.get(m) == "room"]
+                rooms.add_edges_from((a, b) for i, a in enumerate(joined) for b in joined[i + 1:])
+        best: list[set[str]] = []
+        for hall in sorted(nx.articulation_points(rooms)):
+            rest = rooms.subgraph(n for n in rooms if n != hall)
+            split = [set(c) for c in nx.connected_components(rest) if len(c) >= UNIT_MIN_ROOMS]
+            alike = [g for g in self._alike(split) if self._dwelling(g)]
+            if len(alike) >= 2 and (len(alike), -max(map(len, alike))) > (len(best), -max(map(len, best), default=0)):
+                best = alike  # the hall that leaves the most dwellings (three flats off one stair, not two)
+        return best
+
+    def _dwelling(self, group: set[str]) -> bool:
+        """Does a group of rooms hold a home's rooms (a kitchen, a living room, a bedroom or a bathroom by
+        data/room_words.yaml), not only offices and corridors?"""
+        from pyagent.language.lexicon import ROOM_SYNONYMS, ascii_fold
+
+        uses = nx.get_node_attributes(self.nav, "use")
+        said = {ascii_fold(str(uses.get(n, ""))) for n in group}
+        home = [ascii_fold(f) for word in DWELLING_ROOMS for f in ROOM_SYNONYMS.get(word, ())]
+        return any(re.search(rf"(?<![a-z]){re.escape(f)}", name) for name in said for f in home if len(f) > 2)
+
+    def _alike(self, groups: list[set[str]]) -> list[set[str]]:
+        """The groups that are dwellings alike, when two or more are: rooms of the same uses ("Kitchen",
+        "WC-2-1" and "WC-3-1", "Kjøkken øst" and "Kjøkken vest": the words of their names); a wing of other
+        rooms (a garage reached from outside) or a floor with no stair drawn to it is no dwelling of its own."""
         if len(groups) < 2:
             return []
-        # dwellings alike: rooms of the same uses ("Kitchen", "WC-2-1" and "WC-3-1"); a wing of other rooms (a
-        # garage reached from outside) or a floor with no stair drawn to it is no dwelling of its own
         uses = nx.get_node_attributes(self.nav, "use")
-        first = max(groups, key=len)
-        named = {uses.get(n, "") for n in first}
-        alike = [g for g in groups if _jaccard({uses.get(n, "") for n in g}, named) >= UNITS_ALIKE]
+
+        def words(group: set[str]) -> set[str]:
+            return {w for n in group for w in str(uses.get(n, "")).split()}
+
+        named = words(max(groups, key=len))
+        alike = [g for g in groups if _jaccard(words(g), named) >= UNITS_ALIKE]
         return alike if len(alike) >= 2 else []
 
     def route(self, start: np.ndarray, start_room: str | None, goal: str, goal_point: np.ndarray) -> Route | None:
@@ -179,6 +212,7 @@ class SceneGraph:
 
 ROOM_KINDS = ("room", "outside")
 UNIT_MIN_ROOMS = 3  # a dwelling has at least this many rooms
+DWELLING_ROOMS = ("kitchen", "living room", "bedroom", "bathroom")  # a home has one of these (room_words.yaml)
 UNITS_ALIKE = 1 / 3  # dwellings share at least this share of their room uses (Jaccard) with the largest
 OUTSIDE_DETOUR_M = 25.0  # walking round the outside of the building costs about this much
 

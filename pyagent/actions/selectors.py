@@ -509,6 +509,24 @@ class Resolver:
             return rows[heads]
         return self._with_parts(rows[heads], chosen)
 
+    def _unit_picked(self, pick: str) -> set[str]:
+        """The dwelling ``pick`` says: the one whose rooms' centre lies furthest east (west, north, south) in
+        true-north terms, or the one of the most (least) floor area."""
+        units = self.ctx.graph.units()
+        if len(units) < 2:
+            raise SelectionError("this building is not divided into separate dwellings")
+        els = self.b.elements
+        if pick in ("largest", "smallest"):
+            def area(unit: set[str]) -> float:
+                return float(sum(element_value(els[r], "area") or 0.0 for r in unit if r in els))
+            return (max if pick == "largest" else min)(units, key=area)
+        rows = [np.array([self.sp.index[r] for r in unit if r in self.sp.index], int) for unit in units]
+        centres = np.array([self.sp.centre[r, :2].mean(axis=0) if len(r) else [np.nan, np.nan] for r in rows])
+        north = self.b.true_north_deg
+        heading = math.radians({"north": north, "west": north + 90, "south": north + 180, "east": north - 90}[pick])
+        score = centres @ np.array([math.cos(heading), math.sin(heading)])
+        return units[int(np.nanargmax(score))]
+
     def _covering_slabs(self, rows: np.ndarray) -> np.ndarray:
         """A roof the file records as plain slabs (no IfcRoof, no slab typed ROOF, none named so): the
         topmost slabs, when no wall stands a storey high on them (else they are an attic's floor)."""
@@ -732,6 +750,8 @@ class Resolver:
             return rows[[self.b.elements[sp.ids[r]].room is None for r in rows]], False
         if kind in ("reachable", "unit"):
             room = ctx.user_room()
+            if kind == "unit" and rel.get("pick"):  # "the east flat", "the bigger half": that dwelling
+                return rows[self._in_rooms(rows, self._unit_picked(str(rel["pick"])))], False
             if kind == "unit":  # "this house" of a terrace: the dwelling the user is in, else the building
                 unit = next((u for u in ctx.graph.units() if room in u), None) if room is not None else None
                 return (rows[self._in_rooms(rows, unit)] if unit is not None else rows), False

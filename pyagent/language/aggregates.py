@@ -135,9 +135,10 @@ class Aggregates:
         if sel.get("class") == ["IfcBuildingStorey"] and prop in ROOM_QUANTITIES:
             sel["class"] = ["IfcSpace"]  # "the total floor area of all the floors": their rooms
         if not _has_noun(sel):
-            if prop not in ROOM_QUANTITIES or not (sel.get("storey") or sel.get("room")):
+            in_unit = any(r.get("rel") == "unit" for r in sel.get("relations") or [])
+            if prop not in ROOM_QUANTITIES or not (sel.get("storey") or sel.get("room") or in_unit):
                 return None
-            sel["class"] = ["IfcSpace"]  # "the total floor area of the ground floor": its rooms
+            sel["class"] = ["IfcSpace"]  # "the total floor area of the ground floor (the west half)": its rooms
         sel.pop("order", None)
         return {"op": "aggregate", "target": sel, "property": prop, "fn": fn}
 

@@ -201,7 +201,9 @@ def room_phrases(name: str, long_name: str) -> set[str]:
                 nouns.add(" ".join(words))
                 nouns.add(words[-1])
         phrases.update(f"{noun} {number}" for noun in nouns if noun not in GENERIC_WORDS or noun in NUMBERED_ROOM_NOUNS)
-    return {p for p in phrases if p not in GENERIC_WORDS}
+    # a word that is also a class noun ("stair") stays here so that its aliases ("stairwell") name the room;
+    # ``Lexicon.build`` leaves the word itself to the class
+    return phrases
 
 
 # A mark in a name: letters and digits together ("C4", "SD2", "W0", "HEA100", "PL10*120"), not an ordinal,

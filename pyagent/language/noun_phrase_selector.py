@@ -100,6 +100,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             said_relations += [Relation("in", r.anchor, words="in"), Relation("in", r.other, words="in")]
         elif r.rel == "other_unit":  # "the kitchen in the other unit": anywhere but the user's own unit
             other_unit = True
+        elif r.rel.startswith("unit_") and r.anchor is None:  # "in the east flat": that dwelling
+            relations.append({"rel": "unit", "pick": r.rel.removeprefix("unit_")})
         elif r.rel == "outside":  # "the steps outside the door": outside, by it
             sel["external"] = True
             said_relations.append(Relation("near", r.anchor, words=r.words))

@@ -1790,11 +1790,27 @@ class Parser:
             sel = selector_of(phrase, self, ctx, allow_empty)
         except NotCovered:
             return None
+        if sel and sel.get("class") and set(sel) <= {"class", "limit", "order"} and sel["class"] != ["IfcSpace"] \
+                and sel.get("limit") == 1:
+            rooms = self._rooms_for_missing_class(sel["class"], text)
+            if rooms:  # "the staircase" of a floor with no stair but a stair hall: that room
+                return {"class": ["IfcSpace"], "ids": rooms, "limit": 1}
         if sel and isinstance(sel.get("name"), str) and sel.get("class") and not sel.get("kind") \
                 and self._place_not_named(sel["class"], sel["name"]):
             # "the balcony railings" where no railing is named so and no room is a balcony: the railings
             del sel["name"]
         return sel
+
+    def _rooms_for_missing_class(self, classes: list[str], said: str) -> list[str]:
+        """The rooms a class noun names where the building has nothing of the class ("the staircase" of a
+        storey with a stair hall and no stair): rooms the same word names in data/room_words.yaml."""
+        wanted = set(classes)
+        if any(el.ifc_class in wanted for el in self.building.elements.values()):
+            return []
+        word = singular_noun(said.split()[-1]) if said.split() else ""
+        keys = [k for k, frags in ROOM_SYNONYMS.items() if word == k or word in frags]
+        names = set(keys) | {alias for alias, k in ROOM_WORD_ALIASES.items() if k in keys}
+        return sorted({i for entry in self.lex.rooms if entry.phrase in names for i in entry.ids})
 
     def _ground_slabs(self) -> list[str]:
         """The slab on grade: the slabs typed BASESLAB, else those named so (data/name_words.yaml), else the

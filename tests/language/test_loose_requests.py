@@ -788,3 +788,70 @@ def test_toilets_after_washbasins_are_fittings(sessions: ev.Sessions) -> None:
     s = sessions.fresh("buildings/revit2020nld_gymzaal-hambakendreef.ifc")
     r = s.say("how many washbasins are there in the building, and how many toilets?")
     assert r.ok and r.program["steps"][1]["target"] == {"kind": "toilet"} and r.value == len(toilets), r.program
+
+
+SWISS = "buildings/allplan2016_haus1-1og.ifc"  # two flats (1.11 west, 1.12 east) off one stair hall
+NORWEGIAN = "buildings/revit2019_grethes-hus.ifc"  # a semi-detached house: rooms named "... øst" and "... vest"
+
+
+def _flat(model: ifcopenshell.file, number: str) -> set[str]:
+    """The rooms of a flat by the file's own numbers (1-1.11-xx), without its balcony (reached from outside)."""
+    return {str(s.GlobalId) for s in model.by_type("IfcSpace")
+            if s.Name.startswith(f"1-{number}-") and s.LongName != "Balkon"}
+
+
+def test_flats_off_a_common_stair_hall_and_halves_of_a_house_are_dwellings(sessions: ev.Sessions) -> None:
+    swiss = ifcopenshell.open(str(BUILDINGS / "allplan2016_haus1-1og.ifc"))
+    units = sessions.fresh(SWISS).graph.units()
+    assert sorted(map(frozenset, units), key=len) == sorted([frozenset(_flat(swiss, "1.12")),
+                                                             frozenset(_flat(swiss, "1.11"))], key=len)
+    norwegian = ifcopenshell.open(str(BUILDINGS / "revit2019_grethes-hus.ifc"))
+    halves = {side: {str(s.GlobalId) for s in norwegian.by_type("IfcSpace") if s.LongName.endswith(side)}
+              for side in ("øst", "vest")}
+    assert sorted(map(frozenset, sessions.fresh(NORWEGIAN).graph.units()), key=sorted) == sorted(
+        map(frozenset, halves.values()), key=sorted)
+    # an office building with a corridor in the middle is no set of dwellings
+    assert sessions.fresh("buildings/archicad19_office-cv2.ifc").graph.units() == []
+
+
+def test_a_dwelling_by_its_side_or_its_size(sessions: ev.Sessions) -> None:
+    swiss = ifcopenshell.open(str(BUILDINGS / "allplan2016_haus1-1og.ifc"))
+    west, east = _flat(swiss, "1.11"), _flat(swiss, "1.12")  # the west flat is the bigger: four bedrooms
+    s = standing_at(sessions, SWISS, 39.9, 150.0, 3.78, 270)  # in the stair hall
+    r = s.say("how many bedrooms are in the bigger flat")
+    zimmer_west = {str(x.GlobalId) for x in swiss.by_type("IfcSpace") if x.LongName.startswith("Zimmer")} & west
+    assert r.ok and r.value == len(zimmer_west) == 4, r.answer
+    r = s.say("put a sofa in the living room of the small flat")
+    living = next(x for x in swiss.by_type("IfcSpace") if x.LongName == "Wohnen/Essen" and str(x.GlobalId) in east)
+    room = s.loaded.building.elements[str(living.GlobalId)]
+    x, y, _z = s.state()["props"][0]["position"]
+    assert r.ok and room.bbox_min[0] <= x <= room.bbox_max[0] and room.bbox_min[1] <= y <= room.bbox_max[1]
+    r = s.say("colour the bathrooms in the west flat red")
+    assert r.ok and set(s.state()["colors"]) <= west and s.state()["colors"], r.answer
+    norwegian = ifcopenshell.open(str(BUILDINGS / "revit2019_grethes-hus.ifc"))
+    s = sessions.fresh(NORWEGIAN)
+    r = s.say("What's the floor area of the west half, all the rooms together?")
+    vest = {str(x.GlobalId) for x in norwegian.by_type("IfcSpace") if x.LongName.endswith("vest")}
+    assert r.ok and r.program["steps"][0]["op"] == "aggregate" and set(s.executor.last_ids) == vest, r.program
+    # a building of one dwelling has no east flat: said so, nothing done
+    r = sessions.fresh(FZK).say("hide the windows of the east flat")
+    assert not r.ok and "dwellings" in r.answer, r.answer
+
+
+def test_the_stairwell_and_its_floor_finish(sessions: ev.Sessions) -> None:
+    swiss = ifcopenshell.open(str(BUILDINGS / "allplan2016_haus1-1og.ifc"))
+    hall = next(x for x in swiss.by_type("IfcSpace") if x.LongName.startswith("Treppenhaus"))
+    assert not swiss.by_type("IfcStair")
+    s = standing_at(sessions, SWISS, 41.6, 153.6, 3.78, 180)  # in a bedroom of the east flat
+    r = s.say("how far do I have to walk from here to the staircase")
+    assert r.ok and r.program["steps"][0]["to"]["ids"] == [str(hall.GlobalId)], r.program
+    r = s.say("Floor finish in the stairwell?")
+    assert r.ok and r.value == ue.get_psets(hall)["Pset_SpaceCommon"]["FloorCovering"], r.answer
+    assert not s.say("hide the stairs").ok  # the things themselves: there are none
+
+
+def test_delete_it_actually_no_just_hide_it(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/revit2015_samplehouse.ifc")
+    r = s.say("delete the piano, actually no, just hide it for now")
+    assert r.ok and r.program["steps"][0]["op"] == "hide" and not s.state()["deleted"], r.program
+    assert len(s.state()["hidden"]) == 1
