@@ -12,7 +12,7 @@ import ifcopenshell.ifcopenshell_wrapper as wrapper
 CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "door": ("IfcDoor",), "doorway": ("IfcDoor",), "entrance": ("IfcDoor",),
     "window": ("IfcWindow",), "wall": ("IfcWall", "IfcCurtainWall"), "partition": ("IfcWall",),
-    "slab": ("IfcSlab",), "floor": ("IfcSlab",), "ceiling": ("IfcCovering",), "roof": ("IfcRoof",),
+    "slab": ("IfcSlab",), "floor": ("IfcSlab",), "roof": ("IfcRoof",),
     "stair": ("IfcStair", "IfcStairFlight"), "staircase": ("IfcStair", "IfcStairFlight"),
     "stairway": ("IfcStair", "IfcStairFlight"), "steps": ("IfcStair", "IfcStairFlight"),
     "step": ("IfcStair", "IfcStairFlight"), "flight of stairs": ("IfcStair", "IfcStairFlight"),
@@ -22,7 +22,11 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "member": ("IfcMember",), "rafter": ("IfcMember",), "brace": ("IfcMember",), "strut": ("IfcMember",),
     "mullion": ("IfcMember",), "transom": ("IfcMember",),
     "furniture": ("IfcFurnishingElement", "IfcFurniture"), "furnishing": ("IfcFurnishingElement", "IfcFurniture"),
-    "covering": ("IfcCovering",), "footing": ("IfcFooting",), "foundation": ("IfcFooting",),
+    "covering": ("IfcCovering",), "ceiling": ("IfcCovering",), "footing": ("IfcFooting",),
+    "foundation": ("IfcFooting",),
+    # coverings by their predefined type (``class_matches``: a covering typed CLADDING is an "IfcCladding")
+    "cladding": ("IfcCladding",), "wall finish": ("IfcCladding",), "wall lining": ("IfcCladding",),
+    "wall covering": ("IfcCladding",), "skirting": ("IfcSkirtingboard",), "skirting board": ("IfcSkirtingboard",),
     "room": ("IfcSpace",), "space": ("IfcSpace",), "plate": ("IfcPlate",),
     "panel": ("IfcPlate",),
     "accessory": ("IfcDiscreteAccessory",), "bolt": ("IfcMechanicalFastener",), "fastener": ("IfcMechanicalFastener",),

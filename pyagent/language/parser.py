@@ -332,6 +332,16 @@ class Parser:
                         got = self._clause(kept, ctx, steps)
                     except ClauseError as exc:
                         return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
+            if got is None and " , " in clause:  # "hide all the wall finishes , the plaster and the tiles": the
+                # things said again as examples after the request
+                first, *rest = [p for p in clause.split(" , ") if not (phrasing.is_aside(p) or _is_filler_clause(p))] \
+                    or [clause]
+                if rest and all(re.fullmatch(r"(the|all the|those|these|any) [a-z' ]+", p)
+                                and not set(p.split()) & set(VERBS_AFTER_AND) for p in rest):
+                    try:
+                        got = self._clause(first, ctx, steps)
+                    except ClauseError as exc:
+                        return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
             if got is None:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
