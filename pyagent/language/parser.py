@@ -177,7 +177,8 @@ def normalise(text: str) -> str:
     # "make the beams orange, no, sorry, the columns", "hide the walls... actually no, just the outside walls":
     # a correction inside the request (before "no" and "sorry" go as fillers)
     t = re.sub(r"\s*,\s*(actually\s*,?\s*)?no\s*,?\s*(sorry\s*,?\s*)?(i mean\s*,?\s*|i meant\s*,?\s*)?"
-               r"((just|only)\s+)?(?=(the|all the|those|these) |(on|in|at) (the )?(floor|level|storey) |upstairs\b|"
+               r"((just|only)\s+)?(?=(the|all the|those|these) |(on|in|at) (the )?"
+               r"((upper|lower|top|bottom|ground|first|second|third|next|other) )?(floor|level|storey)\b|upstairs\b|"
                r"downstairs\b)", " , i meant ", t)
     t = phrasing.polite(t)
     t = re.sub(FILLERS, " ", t)

@@ -855,3 +855,49 @@ def test_delete_it_actually_no_just_hide_it(sessions: ev.Sessions) -> None:
     r = s.say("delete the piano, actually no, just hide it for now")
     assert r.ok and r.program["steps"][0]["op"] == "hide" and not s.state()["deleted"], r.program
     assert len(s.state()["hidden"]) == 1
+
+
+def test_wall_finishes_said_with_examples_are_the_cladding_coverings(sessions: ev.Sessions) -> None:
+    swiss = ifcopenshell.open(str(BUILDINGS / "allplan2016_haus1-1og.ifc"))
+    cladding = {str(x.GlobalId) for x in swiss.by_type("IfcCovering") if x.PredefinedType == "CLADDING"}
+    s = sessions.fresh(SWISS)
+    r = s.say("Can you hide all the wall finishes, the plaster and the tiles, I just want to look at the bare walls")
+    assert r.ok and set(s.state()["hidden"]) == cladding, r.answer
+    assert s.say("how many coverings are there").answer.startswith(f"There are {len(swiss.by_type('IfcCovering'))} coverings")
+
+
+def test_the_two_balconies_in_square_metres_together(sessions: ev.Sessions) -> None:
+    swiss = ifcopenshell.open(str(BUILDINGS / "allplan2016_haus1-1og.ifc"))
+    balconies = {str(x.GlobalId) for x in swiss.by_type("IfcSpace") if x.LongName == "Balkon"}
+    s = sessions.fresh(SWISS)
+    r = s.say("What do the two balconies come to in square metres, together?")
+    assert r.ok and set(r.program["steps"][0]["target"]["ids"]) == balconies, r.program
+    r = sessions.fresh("duplex.ifc").say(
+        "Roughly what do the two living rooms add up to in floor area, both units together?")
+    assert r.ok and r.program["steps"][0]["fn"] == "total" and len(r.program["steps"][0]["target"]["ids"]) == 2
+
+
+def test_where_a_door_leads(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(IFC / FZK))
+    s = standing_at(sessions, FZK, 3.0, 4.9, 1.6, 90)  # in the office, facing its door to the hall
+    r = s.say("This door in front of me, in which room it goes?")
+    assert r.ok and r.program["steps"][0]["property"] == "room", r.program
+    door = model.by_guid(s.executor.last_ids[0])
+    assert door.is_a("IfcDoor") and "Buero" in r.answer and "Flur" in r.answer, r.answer
+
+
+def test_more_loose_questions(sessions: ev.Sessions) -> None:
+    fzk = sessions.fresh(FZK)
+    r = fzk.say("Remind me how big the home office is downstairs?")
+    assert r.ok and r.program["steps"][0]["property"] == "area" and "Buero" in r.answer, r.answer
+    r = fzk.say("give me a plan cut through the ground floor at one twenty")
+    assert r.ok and r.program["steps"][0]["height"] == 1.2, r.program
+    r = fzk.say("Which room has got the most doors leading off it?")
+    assert r.ok and r.program["steps"][0]["op"] == "group" and "Flur" in r.answer, r.answer
+    r = sessions.fresh("buildings/autocadarch2012_bpi-office.ifc").say("Turn me so I'm looking due south.")
+    assert r.ok and r.program == {"steps": [{"op": "turn", "face": "south"}]}, r.program
+    r = sessions.fresh("buildings/renga_house.ifc").say(
+        "hide the railings on the ground floor, no sorry, on the upper floor")
+    assert r.ok and r.program["steps"][0]["target"]["storey"] != "Уровень 1", r.program
+    r = sessions.fresh("buildings/archicad20_rooftop-4zones.ifc").say("How big is the bathroom, and the technical room?")
+    assert r.ok and [st["property"] for st in r.program["steps"]] == ["area", "area"], r.program

@@ -36,6 +36,11 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     if len(known) == 1:
         g, v = known[0]
         shown = f"{v:.2f} {unit}".strip() if numeric else str(v)
+        el = ex.building.elements[g]
+        if prop == "room" and el.ifc_class == "IfcDoor" and len([r for r in el.sides if r]) == 2:
+            # "where does this door lead": the two rooms it joins
+            a, b = (ex.label(r) if r in ex.building.elements else "outside" for r in el.sides if r)
+            return v, say("get_door_rooms", what=ex.label(g), a=a, b=b), ids
         if prop == "name" and str(v) == ex.label(g):  # "what's this building called": its name, said once
             return v, say("get_name", what=ex.building.elements[g].ifc_class.removeprefix("Ifc").lower(),
                           shown=shown), ids
