@@ -16,7 +16,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,15 @@ from pyagent.language.scene_view import SceneView
 from pyagent.language.storey_ordinals import resolve_storey, storey_number
 from pyagent.language.units import length_units
 from pyagent.model import Building
-from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words, class_noun, plural_noun, singular_noun
+from pyagent.vocabulary import (
+    CLASS_WORDS,
+    KIND_WORDS,
+    class_matches,
+    class_name_words,
+    class_noun,
+    plural_noun,
+    singular_noun,
+)
 
 Selector = dict[str, Any]
 Step = dict[str, Any]
@@ -1815,13 +1823,18 @@ class Parser:
     def _rooms_for_missing_class(self, classes: list[str], said: str) -> list[str]:
         """The rooms a class noun names where the building has nothing of the class ("the staircase" of a
         storey with a stair hall and no stair): rooms the same word names in data/room_words.yaml."""
-        wanted = set(classes)
-        if any(el.ifc_class in wanted for el in self.building.elements.values()):
-            return []
         word = singular_noun(said.split()[-1]) if said.split() else ""
         keys = [k for k, frags in ROOM_SYNONYMS.items() if word == k or word in frags]
+        wanted = set(classes)
+        if not keys or any(class_matches(self.building.schema, c, p, wanted) for c, p in self._kinds_present):
+            return []
         names = set(keys) | {alias for alias, k in ROOM_WORD_ALIASES.items() if k in keys}
         return sorted({i for entry in self.lex.rooms if entry.phrase in names for i in entry.ids})
+
+    @cached_property
+    def _kinds_present(self) -> frozenset[tuple[str, Any]]:
+        """The (class, predefined type) pairs of the building's things, once."""
+        return frozenset((el.ifc_class, el.properties.get("PredefinedType")) for el in self.building.elements.values())
 
     def _ground_slabs(self) -> list[str]:
         """The slab on grade: the slabs typed BASESLAB, else those named so (data/name_words.yaml), else the
