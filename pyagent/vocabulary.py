@@ -27,6 +27,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     # coverings by their predefined type (``class_matches``: a covering typed CLADDING is an "IfcCladding")
     "cladding": ("IfcCladding",), "wall finish": ("IfcCladding",), "wall lining": ("IfcCladding",),
     "wall covering": ("IfcCladding",), "skirting": ("IfcSkirtingboard",), "skirting board": ("IfcSkirtingboard",),
+    "floor finish": ("IfcFlooring",),
     "room": ("IfcSpace",), "space": ("IfcSpace",), "plate": ("IfcPlate",),
     "panel": ("IfcPlate",),
     "accessory": ("IfcDiscreteAccessory",), "bolt": ("IfcMechanicalFastener",), "fastener": ("IfcMechanicalFastener",),

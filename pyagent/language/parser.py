@@ -451,12 +451,13 @@ class Parser:
         topic = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
         topic = topic.replace(", ", " and ") if len(parts) > 1 else topic
         phrase = self.noun_phrases.read(topic)
-        remark = _REMARK.match(topic) if phrase is None and said_as_phrase and len(parts) == 1 else None
+        remark = _REMARK.match(topic) if said_as_phrase and len(parts) == 1 else None
         if remark is not None and self.noun_phrases.read(remark.group("np")) is not None:
             # "this kitchen feels nice and bright, how many windows has it got": the thing the remark is about
             topic = remark.group("np")
             phrase = self.noun_phrases.read(topic)
-        if phrase is not None and not (phrase.rooms if phrase.head is None
+        if phrase is not None and not ((phrase.rooms or any(r.rel.startswith("unit_") for r in phrase.relations))
+                                       if phrase.head is None
                                        else phrase.head.kind in ("class", "kind", "name", "front_door")):
             return t  # a phrase the grammar reads must name things; one it does not ("the bath and the
             # shower") is tried in the clause, which must then parse
@@ -2231,7 +2232,9 @@ def with_pauses(text: str) -> str:
         w = fold(word)
         prev = fold(words[i - 1]) if i else ""
         starts = w in _QUESTION_WORDS or w in _STATEMENT_STARTS or w in _PAUSE_VERBS
-        if i > 1 and starts and prev not in _NO_PAUSE_AFTER and not prev.endswith("ly"):
+        # "... feels a bit dark to me how many ...": "to me" ends a phrase ("tell me how" does not)
+        ends_phrase = prev in ("me", "us") and i > 1 and fold(words[i - 2]) in ("to", "for")
+        if i > 1 and starts and (prev not in _NO_PAUSE_AFTER or ends_phrase) and not prev.endswith("ly"):
             out.append(",")
         out.append(word)
     return " ".join(out).replace(" ,", ",")

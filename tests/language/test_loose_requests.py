@@ -903,3 +903,27 @@ def test_more_loose_questions(sessions: ev.Sessions) -> None:
     rooftop = sessions.fresh("buildings/archicad20_rooftop-4zones.ifc")
     r = rooftop.say("How big is the bathroom, and the technical room?")
     assert r.ok and [st["property"] for st in r.program["steps"]] == ["area", "area"], r.program
+
+
+def test_said_without_pauses_a_remark_then_the_question(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "duplex.ifc", 5.0, -2.5, 1.6)  # in B102, a living room with one window
+    r = s.say("this living room feels a bit dark to me how many windows has it actually got")
+    assert r.ok and r.program["steps"][0]["op"] == "count" and r.value == 1, r.answer
+
+
+def test_more_loose_phrasings_of_real_62(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, SWISS, 39.9, 150.0, 3.78, 270)
+    r = s.say("the bigger of the two flats, how many bedrooms has that got")
+    assert r.ok and r.value == 4, r.answer  # flat 1.11: Zimmer 1-4
+    fzk = sessions.fresh(FZK)
+    r = fzk.say("How much square meters has the sleeping room?")
+    assert r.ok and "Schlafzimmer" in r.answer, r.answer
+    r = fzk.say("What is the size of the kitchen, and also of the bathroom please?")
+    assert r.ok and [st["op"] for st in r.program["steps"]] == ["get", "get"], r.program
+    r = sessions.fresh("buildings/revit2008_quantities.ifc").say("which office has got the windows in it")
+    assert r.ok and r.program["steps"][0]["op"] == "group", r.program
+    mini = sessions.fresh("MiniProject.ifc")
+    r = mini.say("what's the tallest column we've got and how tall is it")
+    assert r.ok and r.program["steps"][0]["target"]["order"] == "tallest", r.program
+    r = mini.say("which column is the closest one to me right now?")
+    assert r.ok and r.program["steps"][0]["target"]["order"] == "nearest", r.program
