@@ -57,7 +57,7 @@ INSTRUCTIONS = (
     "Use names and ids from the scene below. Reply with the JSON program only."
 )
 
-USER_SHARE = 1400  # characters of the prompt kept for the situation and the utterance
+USER_SHARE = 1340  # characters of the prompt kept for the situation and the utterance
 SECTORS = (("in_front", 45.0), ("left", 135.0))  # |bearing| limits; see the schema's relation text
 
 
