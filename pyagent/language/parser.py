@@ -1824,8 +1824,7 @@ class Parser:
     def _rooms_for_missing_class(self, classes: list[str], said: str) -> list[str]:
         """The rooms a class noun names where the building has nothing of the class ("the staircase" of a
         storey with a stair hall and no stair): rooms the same word names in data/room_words.yaml."""
-        word = singular_noun(said.split()[-1]) if said.split() else ""
-        keys = [k for k, frags in ROOM_SYNONYMS.items() if word == k or word in frags]
+        keys = _room_words_of(singular_noun(said.split()[-1]) if said.split() else "")
         wanted = set(classes)
         if not keys or any(class_matches(self.building.schema, c, p, wanted) for c, p in self._kinds_present):
             return []
@@ -2375,6 +2374,12 @@ def _count_said_again(clause: str, steps: list[Step], before: str) -> str:
     if m is None or said is None:
         return clause
     return f"{m.group('a') or ''}how many {said.group('n')} {m.group('rest')}"
+
+
+@lru_cache(maxsize=1024)
+def _room_words_of(word: str) -> tuple[str, ...]:
+    """The everyday room words (data/room_words.yaml) whose fragments include ``word``."""
+    return tuple(k for k, frags in ROOM_SYNONYMS.items() if word == k or word in frags)
 
 
 #: "the ground slab", "the bottom slab", "the base plate" (said as a whole noun phrase).
