@@ -31,6 +31,8 @@ import ifcopenshell.util.unit
 import manifold3d
 import numpy as np
 
+from pyagent.placements import Placements, axis2placement
+
 #: The item types combined here; a body made of anything else is left to the hybrid kernel.
 BOOLEANS = ("IfcBooleanResult",)  # IfcBooleanClippingResult is a subtype
 HALF_SPACES = ("IfcHalfSpaceSolid",)  # IfcBoxedHalfSpace, IfcPolygonalBoundedHalfSpace are subtypes
@@ -95,11 +97,13 @@ def _item_settings() -> ifcopenshell.geom.settings:
     return s
 
 
-def _axis_placement(placement: ifcopenshell.entity_instance | None, scale: float) -> np.ndarray:
-    """4x4 matrix of an IfcAxis2Placement3D (translation in metres)."""
+def _axis_placement(placement: ifcopenshell.entity_instance | None, scale: float,
+                    axes: dict[tuple, np.ndarray]) -> np.ndarray:
+    """4x4 matrix of an IfcAxis2Placement3D (translation in metres); ``axes``: the directions' memo
+    (``pyagent.placements``)."""
     if placement is None:
         return np.eye(4)
-    m = np.asarray(ifcopenshell.util.placement.get_axis2placement(placement), dtype=np.float64)
+    m = axis2placement(placement, axes)  # a fresh array
     m[:3, 3] *= scale
     return m
 
@@ -154,8 +158,10 @@ def has_sheets(verts: np.ndarray, tris: np.ndarray) -> bool:
 class CsgBodies:
     """Makes the bodies of one file's elements whose Body is a boolean tree (see the module's doc)."""
 
-    def __init__(self, model: ifcopenshell.file) -> None:
+    def __init__(self, model: ifcopenshell.file, placements: Placements | None = None) -> None:
         self.model = model
+        #: world placements, each worked out once (the loader's, shared with the shape sharing and the ingest)
+        self.placements = placements if placements is not None else Placements()
         self.scale = float(ifcopenshell.util.unit.calculate_unit_scale(model))
         self.settings = _item_settings()
         # a whole element as the fast kernel makes it, in world coordinates, its openings left out
@@ -188,7 +194,7 @@ class CsgBodies:
         wcs = getattr(context, "WorldCoordinateSystem", None) if context is not None else None
         if context is not None and context.is_a("IfcGeometricRepresentationSubContext"):
             wcs = getattr(context.ParentContext, "WorldCoordinateSystem", None)
-        if wcs is not None and not np.allclose(_axis_placement(wcs, self.scale), np.eye(4)):
+        if wcs is not None and not np.allclose(_axis_placement(wcs, self.scale, self.placements.axes), np.eye(4)):
             raise NotBuilt("a context with a coordinate system of its own")
         if not body.Items:
             raise NotBuilt("no body items")
@@ -204,7 +210,11 @@ class CsgBodies:
         """The product's placement, 4x4 with its translation in metres."""
         if product.ObjectPlacement is None:
             return np.eye(4)
-        m = np.asarray(ifcopenshell.util.placement.get_local_placement(product.ObjectPlacement), dtype=np.float64)
+        place = product.ObjectPlacement
+        if place.is_a("IfcLocalPlacement"):
+            m = self.placements.of(place).copy()
+        else:  # a grid placement
+            m = np.asarray(ifcopenshell.util.placement.get_local_placement(place), dtype=np.float64)
         m[:3, 3] *= self.scale
         return m
 
@@ -237,7 +247,7 @@ class CsgBodies:
         surface = half.BaseSurface
         if surface is None or not surface.is_a("IfcPlane"):
             raise NotBuilt("a half-space bounded by a surface that is no plane")
-        m = _axis_placement(surface.Position, self.scale)
+        m = _axis_placement(surface.Position, self.scale, self.placements.axes)
         normal, point = m[:3, 2], m[:3, 3]
         # AgreementFlag TRUE: the surface normal points away from the material
         if not half.AgreementFlag:
@@ -257,7 +267,7 @@ class CsgBodies:
         x, y = pts[:, 0], pts[:, 1]
         if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
             pts = pts[::-1]
-        frame = _axis_placement(half.Position, self.scale)
+        frame = _axis_placement(half.Position, self.scale, self.placements.axes)
         # how far the prism must reach along its axis to pass through all of ``around``
         lo, hi = np.asarray(around.bounding_box()[:3]), np.asarray(around.bounding_box()[3:])
         corners = np.array([[a, b, c] for a in (lo[0], hi[0]) for b in (lo[1], hi[1]) for c in (lo[2], hi[2])])

@@ -5,13 +5,14 @@ from __future__ import annotations
 import ctypes
 import gc
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import ifcopenshell
 
 from pyagent import building_io
+from pyagent.forked import Forked, ForkFailed, Sender, can_fork
 from pyagent.glb import GlbPart, write_glb
 from pyagent.ifcfile import IfcLoadError, file_sha256, open_ifc
 from pyagent.ifcrepair import clear_misplaced_derived
@@ -88,14 +89,45 @@ FirstView = Callable[[LoadedBuilding], None]
 
 
 def _glb_parts(building: Building, meshes: MeshSet, only: Collection[str] | None = None) -> list[GlbPart]:
+    return _labelled_parts({gid: (el.ifc_class, el.name) for gid, el in building.elements.items()}, meshes, only)
+
+
+def _labelled_parts(labels: Mapping[str, tuple[str, str]], meshes: MeshSet,
+                    only: Collection[str] | None = None) -> list[GlbPart]:
+    """The glb's parts: each mesh of an element in ``labels`` (GlobalId -> class, name) but a room's."""
     parts = []
     for i, gid in enumerate(meshes.ids):
-        el = building.elements.get(gid)
-        if el is None or el.ifc_class == "IfcSpace" or (only is not None and gid not in only):
+        label = labels.get(gid)
+        if label is None or label[0] == "IfcSpace" or (only is not None and gid not in only):
             continue
         v, f, fm = meshes.element(i)
-        parts.append(GlbPart(gid, v, f, fm, {"ifc_class": el.ifc_class, "name": el.name}))
+        parts.append(GlbPart(gid, v, f, fm, {"ifc_class": label[0], "name": label[1]}))
     return parts
+
+
+#: From this many meshes on, a first load's glb is written by a forked child (``pyagent.forked``) while this
+#: process builds the building from the same meshes: below it, forking costs more than it saves.
+GLB_BESIDE_FROM = 50
+
+
+def _glb_beside(records: Records, meshes: MeshSet, glb: Path, known: Repeats | None,
+                names: list[str]) -> Forked | None:
+    """A forked child writing the glb of ``meshes`` (labelled by ``records``, as the building will label
+    them) to ``glb``; None where none can be made (then the caller writes it)."""
+    if len(meshes.ids) < GLB_BESIDE_FROM or not can_fork():
+        return None
+    labels = {gid: (r.element.ifc_class, r.element.name) for gid, r in records.by_id.items()}
+    parts = _labelled_parts(labels, meshes)
+    same_start = known if names and [p.name for p in parts[:len(names)]] == names else None
+
+    def work(send: Sender) -> None:
+        write_glb(parts, meshes.materials, glb, known=same_start, copies=meshes.copy_of)
+        send(None)
+
+    try:
+        return Forked(work)
+    except ForkFailed:
+        return None
 
 
 def _cache_folder(digest: str, cache: Path | None) -> Path:
@@ -195,6 +227,11 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     timings["tessellate"] = time.perf_counter() - t
     t = time.perf_counter()
     progress("ingest", 0, 1)
+    folder.mkdir(parents=True, exist_ok=True)
+    names, repeats = first_glb
+    # the glb is written beside the ingest where the records are read already (their names and classes are
+    # the building's)
+    writer = _glb_beside(read[0], meshes, glb, repeats, names) if read else None
     building = build_building(model, meshes, str(src), digest, warnings, placements=placements,
                               records=read[0] if read else None)
     read.clear()  # its records hold the file's entities too
@@ -204,12 +241,17 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     timings["ingest"] = time.perf_counter() - t
     t = time.perf_counter()
     progress("write", 0, 1)
-    folder.mkdir(parents=True, exist_ok=True)
-    glb_parts = _glb_parts(building, meshes)
-    # the first view's parts come first, in the same order: their repeats are known
-    names, repeats = first_glb
-    known = repeats if names and [p.name for p in glb_parts[:len(names)]] == names else None
-    write_glb(glb_parts, meshes.materials, glb, known=known, copies=meshes.copy_of)
+    written = False
+    if writer is not None:
+        try:
+            written = list(writer.results()) == [None]
+        except ForkFailed:  # written here instead
+            written = False
+    if not written:
+        glb_parts = _glb_parts(building, meshes)
+        # the first view's parts come first, in the same order: their repeats are known
+        known = repeats if names and [p.name for p in glb_parts[:len(names)]] == names else None
+        write_glb(glb_parts, meshes.materials, glb, known=known, copies=meshes.copy_of)
     loaded = LoadedBuilding(building, meshes, glb, False, timings)
     if write_cache:
         save_cache(loaded)

@@ -325,11 +325,11 @@ def _drain(iterator: ifcopenshell.geom.iterator | None, collector: _Collector, c
 
 
 def _booleans(model: ifcopenshell.file, copies: Copies, collector: _Collector, progress: Progress,
-              total: int, among: Sequence[ifcopenshell.entity_instance]) -> None:
+              total: int, among: Sequence[ifcopenshell.entity_instance], placements: Placements | None) -> None:
     """Bodies that are boolean trees, for the shapes of ``among`` that the fast kernel left out
     (``pyagent.csg``), with their copies; what that cannot make stays for the hybrid kernel."""
     have = set(collector.ids)
-    bodies = CsgBodies(model)
+    bodies = CsgBodies(model, placements)
     done = len(have)
     for product in among:
         if product.GlobalId in have:
@@ -350,12 +350,13 @@ def _booleans(model: ifcopenshell.file, copies: Copies, collector: _Collector, p
 
 
 def _fast_part(model: ifcopenshell.file, items: Sequence[ifcopenshell.entity_instance], copies: Copies,
-               collector: _Collector, booleans: bool, threads: int, progress: Progress, total: int) -> None:
+               collector: _Collector, booleans: bool, threads: int, progress: Progress, total: int,
+               placements: Placements | None = None) -> None:
     """The fast kernel over ``items`` (shapes and openings standing in), then the boolean bodies among them."""
     _drain(_start(model, list(items), FAST_LIBRARY, threads), collector, copies, progress, len(collector.ids), total)
     if booleans:
         wanted = {item.id() for item in items}
-        _booleans(model, copies, collector, progress, total, [p for p in copies.first if p.id() in wanted])
+        _booleans(model, copies, collector, progress, total, [p for p in copies.first if p.id() in wanted], placements)
 
 
 #: The first pass is split with a forked child (``pyagent.forked``) from this many products and openings on:
@@ -404,12 +405,24 @@ class _SendingCollector(_Collector):
             self.send_piece()
 
 
-def _sendable(copies: Copies) -> tuple[list[int], dict[str, list[tuple[str, np.ndarray]]]]:
-    return [p.id() for p in copies.first], copies.copies
+Told = tuple[list[int], list[tuple[str, list[str]]], np.ndarray]
 
 
-def _received(model: ifcopenshell.file, told: tuple[list[int], dict[str, list[tuple[str, np.ndarray]]]]) -> Copies:
-    first, placed = told
+def _sendable(copies: Copies) -> Told:
+    """The grouping as the child tells it: the firsts' ids, each first's copies' GlobalIds, and their
+    matrices stacked in one array (thousands of small arrays take many times longer to pickle)."""
+    names = [(first, [gid for gid, _ in placed]) for first, placed in copies.copies.items()]
+    stacked = [m for placed in copies.copies.values() for _, m in placed]
+    return [p.id() for p in copies.first], names, np.array(stacked, np.float64).reshape(-1, 4, 4)
+
+
+def _received(model: ifcopenshell.file, told: Told) -> Copies:
+    first, names, matrices = told
+    placed: dict[str, list[tuple[str, np.ndarray]]] = {}
+    k = 0
+    for gid, gids in names:
+        placed[gid] = [(g, matrices[k + j]) for j, g in enumerate(gids)]
+        k += len(gids)
     return Copies(first=[model.by_id(i) for i in first], copies=placed)
 
 
@@ -417,7 +430,7 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
                 group: Callable[[], Copies], openings: list[ifcopenshell.entity_instance],
                 collector: _Collector, booleans: bool, threads: int, progress: Progress, total: int,
                 bodiless: list[tuple[ifcopenshell.entity_instance, ifcopenshell.entity_instance]],
-                meanwhile: Callable[[], None] | None = None) -> Copies:
+                meanwhile: Callable[[], None] | None = None, placements: Placements | None = None) -> Copies:
     """The fast pass over the shapes ``group()`` finds among ``products``, and ``openings``; returns that
     grouping. On a machine with two cores or more a forked child (``pyagent.forked``) groups the shapes
     while this process does ``meanwhile``, tells it the groups, and makes every other shape (walls with
@@ -426,7 +439,7 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
     ``meanwhile`` is not called; a child that fails leaves its part, or all of it, to this process."""
     if len(products) + len(openings) < SPLIT_FROM or not can_fork():
         copies = group()
-        _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total)
+        _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total, placements)
         return copies
 
     def work(send: Sender) -> None:
@@ -434,7 +447,8 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
         send.tell(_sendable(copies))
         own = _SendingCollector(send)
         own.stand_in_for(bodiless)  # the same openings stand in for the same fillers
-        _fast_part(model, (copies.first + openings)[0::2], copies, own, booleans, threads, no_progress, total)
+        _fast_part(model, (copies.first + openings)[0::2], copies, own, booleans, threads, no_progress, total,
+                   placements)
         own.send_piece()
         colours = sorted(own.material_index, key=own.material_index.__getitem__)
         send((colours, own.copy_of, own.stood_in))
@@ -443,7 +457,7 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
         child = Forked(work)
     except ForkFailed:
         copies = group()
-        _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total)
+        _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total, placements)
         return copies
     try:
         if meanwhile is not None:
@@ -453,11 +467,12 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
         except ForkFailed:  # the child ended before it had grouped the shapes: all of it here
             child.abandon()
             copies = group()
-            _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total)
+            _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total,
+                       placements)
             return copies
         items = copies.first + openings
         theirs = items[0::2]
-        _fast_part(model, items[1::2], copies, collector, booleans, threads, progress, total)
+        _fast_part(model, items[1::2], copies, collector, booleans, threads, progress, total, placements)
     except BaseException:
         child.abandon()
         raise
@@ -466,7 +481,7 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
     except ForkFailed:
         got = []
     if not got or not isinstance(got[-1], tuple):
-        _fast_part(model, theirs, copies, collector, booleans, threads, progress, total)
+        _fast_part(model, theirs, copies, collector, booleans, threads, progress, total, placements)
         return copies
     *pieces, (colours, copy_of, stood_in) = got
     lookup = np.array([collector.material_index.setdefault(tuple(c), len(collector.material_index))
@@ -531,7 +546,7 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
         return group_by_shape(model, products, placements) if share else Copies(first=products)
 
     copies = _first_pass(model, products, group, openings, collector, booleans, threads, progress, total, bodiless,
-                         meanwhile)
+                         meanwhile, placements)
     first = collector.take(None)
     got = set(first.ids)
     pending = [p for p in products if p.GlobalId not in got]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from core_ifc_facts import DUPLEX, MINI
 
-from pyagent import forked, tessellate
+from pyagent import forked, loader, tessellate
 from pyagent.forked import PROCESSES_ENV, Forked, ForkFailed
 from pyagent.loader import LoadedBuilding, load
 
@@ -146,3 +146,44 @@ def test_forked_results_come_in_order_and_failures_are_told() -> None:
 def test_one_process_when_told(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(PROCESSES_ENV, "1")
     assert not forked.can_fork()
+
+
+def test_the_glb_written_beside_the_ingest_is_the_one_the_building_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first load's glb is written by a forked child while this process builds the building (from the
+    records' names and classes): byte for byte what writing it here from the finished building gives."""
+    parent = os.getpid()
+    real = loader.write_glb
+    written_here: list[Path] = []
+
+    def counted(parts: Any, materials: Any, path: Path, **kwargs: Any) -> Any:
+        if os.getpid() == parent:
+            written_here.append(path)
+        return real(parts, materials, path, **kwargs)
+
+    monkeypatch.setattr(loader, "write_glb", counted)
+    lb = _load(MINI, tmp_path, "beside")
+    assert written_here == []  # the child wrote it
+    again = tmp_path / "here.glb"
+    real(loader._glb_parts(lb.building, lb.meshes), lb.meshes.materials, again, copies=lb.meshes.copy_of)
+    assert lb.glb_path.read_bytes() == again.read_bytes()
+
+
+def test_a_glb_writer_that_dies_leaves_the_glb_to_the_parent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    parent = os.getpid()
+    real = loader.write_glb
+    written_here: list[Path] = []
+
+    def dies_in_the_child(parts: Any, materials: Any, path: Path, **kwargs: Any) -> Any:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)  # as an out-of-memory kill would
+        written_here.append(path)
+        return real(parts, materials, path, **kwargs)
+
+    monkeypatch.setattr(loader, "write_glb", dies_in_the_child)
+    survived = _load(DUPLEX, tmp_path, "survived")
+    assert written_here == [survived.glb_path]
+    again = tmp_path / "here.glb"
+    real(loader._glb_parts(survived.building, survived.meshes), survived.meshes.materials, again,
+         copies=survived.meshes.copy_of)
+    assert survived.glb_path.read_bytes() == again.read_bytes()
