@@ -74,6 +74,8 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "pile": ("pile", "paal", "palen", "pfahl", "pieu", "pilote"),
     "formwork": ("formwork", "shuttering", "bekisting", "schalung", "coffrage", "encofrado", "cassaforma"),
     "brise soleil": ("brise", "brise soleil", "brise-soleil", "sunshade", "sun shade", "louvre", "louver", "lamelle"),
+    "anchor": ("anchor", "anchor bolt", "holding down bolt", "holding-down bolt", "anker", "ankerbolzen", "anker bolt",
+               "ancrage", "tige d'ancrage", "anclaje", "perno de anclaje", "ancoraggio", "ankerbout", "chumbador"),
 }
 
 def names_kind(words: tuple[str, ...], text: str) -> bool:

@@ -337,6 +337,10 @@ STACKED_OVERLAP_M = 0.5
 WITHIN_M = 0.3
 
 
+#: "The lamp over the table" where several things are tables: each is tried as the anchor up to this many.
+MAX_ANCHORS_TRIED = 8
+
+
 class Resolver:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -630,14 +634,43 @@ class Resolver:
             raise SelectionError(f"there is no {noun_for(of)} to relate to")
         return np.array([self.sp.index[g] for g in anchor_ids], int)
 
-    def _relation(self, rows: np.ndarray, rel: dict[str, Any], sel: dict[str, Any]) -> tuple[np.ndarray, bool]:
+    def _any_anchor(self, rows: np.ndarray, rel: dict[str, Any], sel: dict[str, Any]) -> np.ndarray | None:
+        """"The brise-soleil over the terrace" where two things are called terrace (the slab and its footing):
+        the rows the relation keeps with each of them; when only one keeps any, or all keep the same, which
+        one was meant does not matter. None where it does (the question "which terrace?" stands)."""
+        of = rel["of"]
+        if of.get("limit") != 1:
+            return None
+        try:
+            many = self._anchor_rows({k: v for k, v in of.items() if k != "limit"})
+        except SelectionError:
+            return None
+        if not 1 < len(many) <= MAX_ANCHORS_TRIED:
+            return None
+        kept = [self._relation(rows, rel, sel, many[i:i + 1])[0] for i in range(len(many))]
+        found = [k for k in kept if len(k)]
+        if not found or any(not np.array_equal(np.sort(k), np.sort(found[0])) for k in found[1:]):
+            return None
+        return found[0]
+
+    def _relation(self, rows: np.ndarray, rel: dict[str, Any], sel: dict[str, Any],
+                  anchors_given: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
         ctx, sp = self.ctx, self.sp
         kind = rel["rel"]
         pose = ctx.pose
         if not len(rows):
             return rows, "of" not in rel
+        if "of" in rel and anchors_given is None:
+            try:
+                anchors_given = self._anchor_rows(rel["of"])
+            except SelectionError:
+                agreed = self._any_anchor(rows, rel, sel)
+                if agreed is None:
+                    raise
+                return agreed, False
         if "of" in rel:
-            anchors = self._anchor_rows(rel["of"])
+            assert anchors_given is not None
+            anchors = anchors_given
             wholes = {self.b.elements[sp.ids[a]].whole for a in anchors} - {None}
             if kind != "in" or not wholes:  # the panels "in the curtain wall" are among its parts
                 rows = rows[~np.isin(rows, anchors)]

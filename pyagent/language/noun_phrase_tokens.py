@@ -45,7 +45,8 @@ MATERIAL_WORDS: dict[str, str] = {
     "concrete": "concrete", "steel": "steel", "wooden": "wood", "timber": "wood", "wood": "wood", "glass": "glass",
     "brick": "brick", "masonry": "masonry", "aluminium": "aluminium", "aluminum": "aluminium", "stone": "stone",
     "plasterboard": "plaster", "gypsum": "plaster", "plaster": "plaster", "drywall": "plaster",
-    "stainless": "stainless steel", "reinforced": "reinforced concrete"}
+    "stainless": "stainless steel", "reinforced": "reinforced concrete", "precast": "precast concrete",
+    "prefab": "precast concrete", "prefabricated": "precast concrete"}
 MATERIAL_FRAGMENTS: dict[str, tuple[str, ...]] = {
     str(k): tuple(str(f) for f in v) for k, v in yaml.safe_load(
         (Path(__file__).parent / "data" / "material_words.yaml").read_text(encoding="utf-8")).items()}
@@ -445,6 +446,9 @@ class Tagger:
             not classes or class_matches(b.schema, e.ifc_class, e.properties.get("PredefinedType"), set(classes)))]
         counts = [(sum(f in n for n in names), -i, f) for i, f in enumerate(fragments)]
         best = max(counts)
+        broader = material.split()[-1]
+        if not best[0] and broader != material and broader in MATERIAL_FRAGMENTS:
+            return self.material_fragment(broader, classes)  # none says "reinforced": the concrete ones
         return best[2] if best[0] else fragments[0]
 
     @lru_cache(maxsize=256)  # noqa: B019 - one tagger per building, kept as long as its parser

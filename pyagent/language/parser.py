@@ -314,17 +314,23 @@ class Parser:
         low_confidence = False
         said_before = ""
         aside_topic: str | None = None
+        aside_place: str | None = None  # a room, storey or dwelling a remark named ("buying this half")
         for clause in clauses:
             if len(clauses) > 1 and phrasing.is_aside(clause) \
                     and re.match(r"(i am|we are|i was|we were|i have been|we have been) (?!(just )?(going|heading|"
                                  r"moving|walking|coming|getting) (to|into|in|up|down|over|back)\b)", clause):
                 aside_topic = self._named_in(clause) or aside_topic
+                aside_place = self._place_named_in(clause) or aside_place
                 continue  # "so I'm in the living room, how far ...", "I'm pricing the sanitary, ...": not a request
             if aside_topic is not None and not steps and _PRONOUN.search(clause):
                 # "I'm thinking of a dressing table under the window on my right, how high is its sill": the
                 # thing the aside named
                 clause = _PRONOUN.sub(aside_topic.replace("\\", ""), clause, count=1)
                 aside_topic = None
+            elif aside_place is not None and not steps:
+                # "we're looking at buying this half, what's the total floor area": the place the remark named
+                clause = _asked_of_place(clause, aside_place)
+                aside_place = None
             clause = _ones_named(clause, steps)
             clause = _count_said_again(clause, steps, said_before)
             try:
@@ -396,6 +402,18 @@ class Parser:
             said = clause[m.start():]
             phrase = self.noun_phrases.read(said)
             if phrase is not None and phrase.head is not None and phrase.head.kind in ("class", "kind", "name"):
+                return said
+        return None
+
+    def _place_named_in(self, clause: str) -> str | None:
+        """The room, storey or dwelling a remark ends with, as said ("this half" of "we're looking at buying
+        this half"); None where it ends with none."""
+        for m in re.finditer(r"\b(the|this|that|our|my) ", clause):
+            said = clause[m.start():]
+            phrase = self.noun_phrases.read(said)
+            if phrase is not None and phrase.head is None and (
+                    phrase.rooms or phrase.storeys or any(r.rel == "unit" or r.rel.startswith("unit_")
+                                                          for r in phrase.relations)):
                 return said
         return None
 
@@ -1515,8 +1533,9 @@ class Parser:
             sel = self.selector(m.group("np"), ctx)
             if sel is None:
                 return None
-            d = m.group("dir").removesuffix("s").removesuffix("wards").removesuffix("ward")
-            d = {"ahead": "forward", "forward": "forward", "back": "back", "up": "up", "down": "down"}.get(d, d)
+            d = m.group("dir")
+            d = {"ahead": "forward", "forwards": "forward", "backwards": "back", "backward": "back", "upwards": "up",
+                 "downwards": "down"}.get(d, d)
             return [{"op": "move", "target": sel, "direction": d, "distance": round(float(m.group("n")) * unit, 4)}]
         m = re.match(r"^(raise|lift|lower|drop)\s+(?P<np>.+?)\s+(by )?(?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)$", c)
         if m and length_units().get(m.group("unit")):
@@ -2237,6 +2256,18 @@ def with_pauses(text: str) -> str:
             out.append(",")
         out.append(word)
     return " ".join(out).replace(" ,", ",")
+
+
+#: Questions about a whole place said without naming it, which a remark before them can name ("we're buying
+#: this half, what's the total floor area"): the place goes at the end.
+_PLACELESS = re.compile(r"^(what is|how big is|how large is) the (total |overall |combined |whole |gross |net )?"
+                        r"(floor area|area|floor space|size|living area|living space|usable area)$")
+
+
+def _asked_of_place(clause: str, place: str) -> str:
+    """``clause`` about ``place`` where it asks the size of a whole place and names none; else as it is (a
+    count after "I'm pricing the kitchen" may be of the whole house)."""
+    return f"{clause} of {place}" if _PLACELESS.match(clause) is not None else clause
 
 
 def _is_filler_clause(c: str) -> bool:

@@ -67,6 +67,37 @@ SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str
      "how far is the walk to the bathroom", "program", None),
     ("buildings/archicad19_office-cv2.ifc", None, "how many doors on level three sorry level two",
      "how many doors on level two", "program", None),
+    # what fixings are for is not which ones; a material qualifier no material of the building carries
+    ("MiniProject.ifc", None, "how many anchor bolts have we got holding down those steel posts",
+     "how many anchors are there", "value", 24),
+    ("MiniProject.ifc", None, "how many of the columns are precast concrete", "how many concrete columns are there",
+     "value", 18),
+    ("MiniProject.ifc", None, "how many cubic metres of concrete are in the columns",
+     "what is the total volume of the concrete columns", "value", None),
+    ("duplex.ifc", (5.0, -6.3, 1.6, 0.0),
+     "How many metres of worktop have we got in this kitchen, all the bits together?",
+     "what is the total length of the worktops in this kitchen", "value", None),
+    ("duplex.ifc", (2.3, -13.2, 4.7, -90.0), "can you pull the bed towards me about forty centimetres",
+     "move the bed 40 centimeters towards me", "program", None),
+    ("duplex.ifc", (5.0, -3.0, 1.6, 0.0), "We're looking at buying this half. What's the total floor area, upstairs "
+     "and downstairs together?", "what is the total floor area of this half", "value", None),
+    ("buildings/archicad19_office-cv2.ifc", (10.0, 14.0, 4.8, 0.0),
+     "hide the ceiling, er, the slab over my head I mean, so I can look up into the next floor",
+     "hide the slab over my head", "program", None),
+    ("buildings/archicad19_office-cv2.ifc", (8.0, 15.0, 11.2, 0.0),
+     "how far is it to walk from here down to the storage room on the ground floor",
+     "how far is it to the storage room", "value", None),
+    ("buildings/revit2020nld_gymzaal-hambakendreef.ifc", (3.0, 36.5, 1.6, -90.0),
+     "walk me ten metres straight ahead towards the changing rooms", "walk ten metres straight ahead", "program", None),
+    ("buildings/revit2020nld_gymzaal-hambakendreef.ifc", (3.0, 36.5, 1.6, -90.0),
+     "What's the clear width of the doors into the sports hall?", "how wide are the doors into the sports hall",
+     "value", None),
+    ("buildings/archicad9_jasmin-sun.ifc", None, "From what material are the walls in the cellar?",
+     "what are the walls in the cellar made of", "value", None),
+    ("buildings/archicad9_jasmin-sun.ifc", (1.5, 5.0, 4.5, 0.0), "How much headroom have I got here under the slope?",
+     "how high is the ceiling here", "value", None),
+    ("buildings/freecad_testhouse.ifc", None, "How many footings are there under the little annex?",
+     "how many footings are there under the annex", "value", 6),
 ]
 
 
@@ -899,3 +930,22 @@ def test_more_loose_phrasings_of_real_62(sessions: ev.Sessions) -> None:
     assert r.ok and r.program["steps"][0]["target"]["order"] == "tallest", r.program
     r = mini.say("which column is the closest one to me right now?")
     assert r.ok and r.program["steps"][0]["target"]["order"] == "nearest", r.program
+
+
+def test_a_remark_and_a_view_name(sessions: ev.Sessions) -> None:
+    """What the speaker will do after is not part of a view's name; a Dutch cleaner's cupboard is one."""
+    s = sessions.fresh("MiniProject.ifc")
+    r = s.say("Save this view as grid A1, I'll want to come back to it later.")
+    assert r.ok and r.program == {"steps": [{"op": "save_view", "name": "grid a1"}]}, r.program
+    gym = standing_at(sessions, "buildings/revit2020nld_gymzaal-hambakendreef.ifc", 0.0, 18.0, 1.6, 90.0)
+    r = gym.say("Bring me to the nearest cleaning cupboard, please.")
+    assert r.ok and "werkkast" in r.answer.lower(), r.answer
+
+
+def test_moving_a_thing_forward_by_a_distance(sessions: ev.Sessions) -> None:
+    """"forward" is read whole (it was cut to "for", which the action language refuses)."""
+    s = standing_at(sessions, "duplex.ifc", 2.3, -13.2, 4.7, -90.0)
+    r = s.say("move the bed 1 meter forward")
+    assert r.ok and r.program["steps"][0]["direction"] == "forward", r.program
+    r = s.say("push the bed away from me by half a metre")
+    assert r.ok and r.program["steps"][0]["direction"] == "forward" and r.program["steps"][0]["distance"] == 0.5

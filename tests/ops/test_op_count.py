@@ -44,3 +44,13 @@ def test_a_building_of_one_storey_names_no_storey() -> None:
     assert len(mini.model.by_type("IfcBuildingStorey")) == 1
     r = step(mini.session(), "count", target={"class": ["IfcColumn"]})
     assert r.ok and r.answer == f"There are {len(mini.model.by_type('IfcColumn'))} columns."
+
+
+def test_a_count_on_a_storey_named_says_no_other_storey() -> None:
+    """The office's columns stand on the ground floor and run up through the floors above: "how many columns
+    on level 3" counts those that reach it and does not answer "on Ground Floor"."""
+    office = _load(ROOT / "tests" / "language" / "buildings" / "archicad19_office-cv2.ifc")
+    r = step(office.session(), "count", target={"class": ["IfcColumn"], "storey": "Level 3"})
+    on_ground = step(office.session(), "count", target={"class": ["IfcColumn"], "storey": "Ground Floor"})
+    assert r.ok and 0 < r.value < on_ground.value
+    assert r.answer == f"There are {r.value} columns on Level 3."

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyagent.actions.ops.answers import say
-from pyagent.actions.selectors import noun_for
+from pyagent.actions.selectors import SelectionError, noun_for, resolve_storey
 from pyagent.vocabulary import class_matches
 
 if TYPE_CHECKING:
@@ -19,17 +19,24 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     ids = ex.targets(ctx, step["target"], allow_empty=True)
     n = _counted(ex, ids, step["target"])
     noun = noun_for(step["target"], n)
-    where = _where_counted(ex, ids, step["target"])
+    where = _where_counted(ex, ctx, ids, step["target"])
     return n, say("count", be="is" if n == 1 else "are", n=n, noun=noun, where=where), ids
 
 
-def _where_counted(ex: Executor, ids: list[str], sel: dict[str, Any]) -> str:
+def _where_counted(ex: Executor, ctx: Context, ids: list[str], sel: dict[str, Any]) -> str:
     """Where counted elements are: " on Erdgeschoss", ": 7 on Erdgeschoss, 4 on Dachgeschoss",
-    or "" (nothing counted, one storey or none, the question named a room, or it counted storeys)."""
+    or "" (nothing counted, one storey or none, the question named a room, or it counted storeys). Where the
+    question named a storey, that one: a column standing on the ground floor that reaches the third is on the
+    third as asked, not "on Ground Floor"."""
     if sel.get("ground"):
         return say(f"count_ground_{sel['ground']}")
     if not ids or sel.get("room") or "IfcBuildingStorey" in (sel.get("class") or ()):
         return ""  # storeys are not on storeys
+    if sel.get("storey") and len(ex.building.storeys) > 1:
+        try:
+            return say("count_on_storey", storey=resolve_storey(ex.building, ctx, str(sel["storey"])).name)
+        except SelectionError:
+            return ""
     if len(ex.building.storeys) < 2:
         return ""  # a building of one storey: everything is on it ("26 columns on Undefined" says nothing)
     per_storey: dict[str, int] = {}
