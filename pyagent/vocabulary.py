@@ -36,6 +36,12 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "sanitary terminal": ("IfcSanitaryTerminal",), "sanitaryware": ("IfcSanitaryTerminal",),
     "plumbing fixture": ("IfcSanitaryTerminal",),
     "site": ("IfcSite",), "terrain": ("IfcSite",), "ground": ("IfcSite",),
+    # building services (IFC4 classes; an IFC2X3 file's flow terminals answer by their names)
+    "radiator": ("IfcSpaceHeater",), "heater": ("IfcSpaceHeater",), "space heater": ("IfcSpaceHeater",),
+    "convector": ("IfcSpaceHeater",), "air vent": ("IfcAirTerminal",), "vent": ("IfcAirTerminal",),
+    "air terminal": ("IfcAirTerminal",), "diffuser": ("IfcAirTerminal",), "air diffuser": ("IfcAirTerminal",),
+    "grille": ("IfcAirTerminal",), "air outlet": ("IfcAirTerminal",), "air inlet": ("IfcAirTerminal",),
+    "supply vent": ("IfcAirTerminal",), "extract vent": ("IfcAirTerminal",), "duct": ("IfcDuctSegment",),
     "shading device": ("IfcShadingDevice",),
     "fin": ("IfcShadingDevice",), "louvre": ("IfcShadingDevice",), "louver": ("IfcShadingDevice",),
     "sunshade": ("IfcShadingDevice",), "blind": ("IfcShadingDevice",), "shutter": ("IfcShadingDevice",),

@@ -337,6 +337,12 @@ STACKED_OVERLAP_M = 0.5
 WITHIN_M = 0.3
 
 
+#: A room over or under another shares at least this much of its plan (sampled on PLAN_SAMPLES x PLAN_SAMPLES
+#: points): a room whose box only reaches over a corner of an L-shaped room's is not under it.
+STACKED_SHARE = 0.15
+PLAN_SAMPLES = 9
+#: A number in a room's name: digits (with a decimal point: "1.11"), or letters and digits ("H2", "WE3").
+_NUMBER_WORD = re.compile(r"[0-9a-z]*[0-9][0-9a-z.]*")
 #: "The lamp over the table" where several things are tables: each is tried as the anchor up to this many.
 MAX_ANCHORS_TRIED = 8
 
@@ -531,6 +537,24 @@ class Resolver:
         score = centres @ np.array([math.cos(heading), math.sin(heading)])
         return units[int(np.nanargmax(score))]
 
+    def _unit_numbered(self, number: str) -> set[str]:
+        """The dwelling whose rooms' names (or long names) all carry ``number`` as a word of its own ("2" in
+        "WOHNEN / KOCHEN-2-1" and "BAD-2-2", not in "BAD-3-2"); the only one that does."""
+        units = self.ctx.graph.units()
+        if len(units) < 2:
+            raise SelectionError("this building is not divided into separate dwellings")
+        want = number.lower()
+
+        def says(room: str) -> bool:
+            el = self.b.elements.get(room)
+            return el is not None and want in _NUMBER_WORD.findall(f"{el.name} {el.long_name}".lower())
+
+        numbered = [u for u in units if u and all(says(r) for r in u)]
+        if len(numbered) != 1:
+            raise SelectionError(f"no dwelling here is numbered {number}" if not numbered
+                                 else f"more than one dwelling here carries the number {number}")
+        return numbered[0]
+
     def _covering_slabs(self, rows: np.ndarray) -> np.ndarray:
         """A roof the file records as plain slabs (no IfcRoof, no slab typed ROOF, none named so): the
         topmost slabs, when no wall stands a storey high on them (else they are an attic's floor)."""
@@ -634,6 +658,20 @@ class Resolver:
             raise SelectionError(f"there is no {noun_for(of)} to relate to")
         return np.array([self.sp.index[g] for g in anchor_ids], int)
 
+    def _plan_shared(self, room: str, other: str) -> float:
+        """The share of ``room``'s plan that ``other``'s plan covers too (sampled on a grid over its box);
+        1.0 where the rooms' plans are not known."""
+        finder = getattr(self.ctx.graph, "finder", None)
+        el = self.b.elements[room]
+        if finder is None:
+            return 1.0
+        xs = np.linspace(el.bbox_min[0], el.bbox_max[0], PLAN_SAMPLES + 2)[1:-1]
+        ys = np.linspace(el.bbox_min[1], el.bbox_max[1], PLAN_SAMPLES + 2)[1:-1]
+        mine = [p for p in (np.array([x, y, 0.0]) for x in xs for y in ys) if finder.holds(room, p)]
+        if not mine:
+            return 1.0
+        return sum(finder.holds(other, p) for p in mine) / len(mine)
+
     def _any_anchor(self, rows: np.ndarray, rel: dict[str, Any], sel: dict[str, Any]) -> np.ndarray | None:
         """"The brise-soleil over the terrace" where two things are called terrace (the slab and its footing):
         the rows the relation keeps with each of them; when only one keeps any, or all keep the same, which
@@ -709,6 +747,11 @@ class Resolver:
                         lo[:2] -= OVER_THIN_SLACK_M                 # starts at the wall's face
                         hi[:2] += OVER_THIN_SLACK_M
                     overlap = np.all(sp.bmax[rows, :2] > lo[:2], axis=1) & np.all(sp.bmin[rows, :2] < hi[:2], axis=1)
+                    if self.b.elements[sp.ids[a]].ifc_class == "IfcSpace":  # rooms over a room: by their plans
+                        for i in np.nonzero(overlap)[0]:  # (an L-shaped room's box covers rooms it does not)
+                            other = sp.ids[rows[i]]
+                            if self.b.elements[other].ifc_class == "IfcSpace":
+                                overlap[i] = self._plan_shared(sp.ids[a], other) >= STACKED_SHARE
                     vert = sp.bmin[rows, 2] >= hi[2] - 0.05 if kind == "above" else sp.bmax[rows, 2] <= lo[2] + 0.05
                     keep |= overlap & vert
                 return rows[keep], False
@@ -785,6 +828,8 @@ class Resolver:
             room = ctx.user_room()
             if kind == "unit" and rel.get("pick"):  # "the east flat", "the bigger half": that dwelling
                 return rows[self._in_rooms(rows, self._unit_picked(str(rel["pick"])))], False
+            if kind == "unit" and rel.get("number"):  # "house 2": the dwelling numbered so
+                return rows[self._in_rooms(rows, self._unit_numbered(str(rel["number"])))], False
             if kind == "unit":  # "this house" of a terrace: the dwelling the user is in, else the building
                 unit = next((u for u in ctx.graph.units() if room in u), None) if room is not None else None
                 return (rows[self._in_rooms(rows, unit)] if unit is not None else rows), False

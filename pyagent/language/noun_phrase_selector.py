@@ -9,10 +9,11 @@ reading does not decide, ``NotCovered`` is raised and the phrase names nothing (
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import TYPE_CHECKING, Any
 
-from pyagent.language.noun_phrase import NounPhrase, Relation
+from pyagent.language.noun_phrase import Head, NounPhrase, Relation
 from pyagent.language.noun_phrase_tokens import SELECTION_PHRASES
 from pyagent.language.units import length_units
 
@@ -54,7 +55,18 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     if phrase.words_after:
         raise NotCovered("unknown words after the head")
     if phrase.house_number is not None:
-        raise NotCovered("a house of several by its number")
+        # "the kitchen in house 2", "the stairs in house 5": the phrase without it, in the dwelling numbered so
+        bare = dataclasses.replace(phrase, house_number=None)
+        if bare.head is None and not (bare.rooms or bare.storeys or bare.relations):
+            bare = dataclasses.replace(bare, head=Head("house", "house", "house"))
+        inner = selector_of(bare, parser, ctx, allow_empty)
+        if inner is None:
+            return None
+        if bare.head is None and len(bare.rooms) == 1 and bare.rooms[0].entry is not None \
+                and inner.get("class") == ["IfcSpace"]:
+            inner = {**inner, "ids": sorted(bare.rooms[0].entry.ids)}  # every kitchen: that house's is among them
+        numbered = {"rel": "unit", "number": phrase.house_number}
+        return {**inner, "relations": [*inner.get("relations", []), numbered]}
     if phrase.rooms_listed:  # "the kitchen and the WC"; in a duplex, the kitchen the user means of the two
         ids: set[str] = set()
         for listed in phrase.rooms:

@@ -1301,12 +1301,12 @@ class Parser:
         m = re.match(r"^what (is|are) the (?P<p>[\w -]+?) in ", c)
         if m and self.lex.property_name(m.group("p")) is not None:
             return None  # "what's the floor finish in office 4": a property of the building's, asked of a room
-        m = re.match(r"^(which|what) (room|space|floor|level|storey) (is|are) (?P<np>.+?)"
-                     r" (in|on|located in|placed in)$", c)
+        m = re.match(r"^(which|what) (room|space|floor|level|storey|rooms|spaces|floors|levels|storeys) (is|are)"
+                     r" (?P<np>.+?) (in|on|located in|placed in)$", c)
         if m:
             sel = self.selector(m.group("np"), ctx)
             if sel is not None:
-                prop = "room" if m.group(2) in ("room", "space") else "storey"
+                prop = "room" if m.group(2).rstrip("s") in ("room", "space") else "storey"
                 return [{"op": "get", "target": _singular(sel, m.group("np")), "property": prop}]
         m = re.match(r"^(what|which) (?P<noun>[a-zü\- ]+?) (is|are|was|were|has|have|stands?|sits?|lies|lie)"
                      r" (?P<rest>.+)$", c)

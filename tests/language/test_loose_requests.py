@@ -29,6 +29,9 @@ BUILDINGS = Path(__file__).resolve().parent / "buildings"
 REAL = ev.real_dir()
 needs_real = pytest.mark.skipif(REAL is None, reason="the shared real buildings are not beside this checkout")
 FZK = "AC20-FZK-Haus.ifc"
+ROOMS3 = "buildings/blenderbim_3rooms-heater-table.ifc"
+FLATS_PT = "buildings/revit2024por_building-teste-gis.ifc"
+SMILEY = "buildings/archicad11_smiley-west.ifc"
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +101,34 @@ SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str
      "how high is the ceiling here", "value", None),
     ("buildings/freecad_testhouse.ifc", None, "How many footings are there under the little annex?",
      "how many footings are there under the annex", "value", 6),
+    # radiators and air vents by their everyday names; a remark or a preface before the question
+    (ROOMS3, (2.0, 5.0, 1.6, 90.0), "does the kitchen get much daylight how many windows has it got",
+     "how many windows has the kitchen got", "value", 2),
+    (ROOMS3, (-1.2, 12.5, 1.6, 0.0), "Facilities question. Which rooms have the radiators in them?",
+     "which rooms are the radiators in", "value", None),
+    (ROOMS3, (2.0, 5.0, 1.6, 90.0),
+     "colour the radiators red - no wait, sorry, not the radiators, the two air vents up in the ceiling. Those red.",
+     "colour the two air vents red", "program", None),
+    (ROOMS3, (1.5, 2.0, 1.6, 0.0),
+     "Can we take all the furniture out of the living room for now? Just hide it, I want to see the empty space.",
+     "hide all the furniture in the living room", "program", None),
+    (ROOMS3, (-1.2, 10.75, 1.6, -90.0),
+     "For the escape plan - this door here on my left, which room is on the other side of it?",
+     "where does the door on my left lead", "value", None),
+    (FLATS_PT, (-10.0, -22.0, 1.6, 90.0), "The quarto in the last floor, how many square metres it has?",
+     "how big is the quarto on the top floor", "value", None),
+    (FLATS_PT, (-10.0, -22.0, 1.6, 90.0), "What's down in the cave - I mean the basement? How many rooms are there?",
+     "how many rooms are in the basement", "value", 2),
+    (FLATS_PT, (-13.0, -23.5, 4.6, -90.0),
+     "Hide that glass door in front of me, I want a clear view out to the balcony.",
+     "hide that glass door in front of me", "program", None),
+    (FLATS_PT, (-13.0, -23.5, 4.6, -90.0), "The balcony out there - how many square metres is that, roughly?",
+     "how big is the balcony", "value", None),
+    ("buildings/revit2015_samplehouse.ifc", (3.9, 0.0, 1.6, -90.0),
+     "how many doors in the house and how many of them let you out",
+     "how many doors are there and how many of them are external", "value", None),
+    ("buildings/blenderbim_homemaker-test.ifc", (9.2, -1.6, 1.6, 90.0),
+     "On the level two, which one is the most big room?", "which is the biggest room on level two", "value", None),
 ]
 
 
@@ -949,3 +980,51 @@ def test_moving_a_thing_forward_by_a_distance(sessions: ev.Sessions) -> None:
     assert r.ok and r.program["steps"][0]["direction"] == "forward", r.program
     r = s.say("push the bed away from me by half a metre")
     assert r.ok and r.program["steps"][0]["direction"] == "forward" and r.program["steps"][0]["distance"] == 0.5
+
+
+def test_a_house_of_a_terrace_by_its_number(sessions: ev.Sessions) -> None:
+    """The Smiley terrace's rooms are named "WOHNEN / KOCHEN-2-1", "BAD / WC-4-1": house 2 is the dwelling whose
+    rooms all carry the number 2. A house the terrace does not have is refused and nothing changes."""
+    def at_home() -> Any:
+        return standing_at(sessions, SMILEY, 18.5, 4.5, 1.35, 90.0)
+
+    two = at_home().say("What is the size of the living kitchen in the house number two?")
+    three = at_home().say("how big is the living kitchen in house 3")
+    assert two.ok and three.ok and two.value != three.value and "-2-" in two.answer, (two.answer, three.answer)
+    s = at_home()
+    r = s.say("Take me up to the bathroom on the second floor of house four.")
+    assert r.ok and "-4-" in r.answer, r.answer
+    s = at_home()
+    r = s.say("isolate house 3")
+    els = s.building.elements
+
+    def in_house(n: int) -> set[str]:
+        rooms = {g for g, e in els.items() if e.ifc_class == "IfcSpace" and f"-{n}-" in e.long_name}
+        return {g for g, e in els.items() if e.room in rooms and e.ifc_class != "IfcSpace"}
+
+    assert r.ok and in_house(3) and not in_house(3) & s.executor.state.hidden, r.answer
+    assert in_house(1) and in_house(1) <= s.executor.state.hidden
+    s = at_home()
+    r = s.say("isolate house 9")
+    assert not r.ok and "9" in r.answer and not s.executor.state.hidden, r.answer
+    r = at_home().say("Can you get rid of the neighbours' houses? I only want to see ours.")
+    assert r.ok and r.program == {"steps": [{"op": "isolate", "target": {"relations": [{"rel": "unit"}]}}]}, r.program
+
+
+def test_the_things_brought_back_after_isolating_others(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/revit2015_samplehouse.ifc", -3.0, 1.0, 1.6, 0.0)
+    assert s.say("Just show me the furniture, hide everything else.").ok
+    doors = {g for g, e in s.building.elements.items() if e.ifc_class == "IfcDoor"}
+    assert doors <= s.executor.state.hidden
+    r = s.say("Okay, bring the doors back in as well.")
+    assert r.ok and not doors & s.executor.state.hidden, r.answer
+
+
+def test_the_rooms_under_an_l_shaped_room_are_those_under_its_plan(sessions: ev.Sessions) -> None:
+    """The Homemaker house's upper kitchen is L-shaped: its box reaches over the living room below, its plan
+    does not."""
+    s = standing_at(sessions, "buildings/blenderbim_homemaker-test.ifc", 9.2, -1.6, 1.6, 90.0)
+    assert s.say("take me to the kitchen on level one").ok
+    r = s.say("what's underneath this room")
+    names = {s.building.elements[g].name for g in r.value}
+    assert r.ok and "kitchen-space/16" in names and "living-space/14" not in names, r.answer

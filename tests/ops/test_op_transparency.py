@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ops_support import IN_KITCHEN, Building, refused, step
+from ops_support import IN_KITCHEN, ROOT, Building, _load, refused, step
 
 
 def test_see_through_keeps_a_painted_colour(fzk: Building) -> None:
@@ -22,8 +22,6 @@ def test_an_alpha_out_of_range_is_refused(fzk: Building) -> None:
 def test_a_thing_over_one_of_two_things_of_that_name_needs_no_choosing() -> None:
     """The FreeCAD house has a "Slab Terrace" and, under it, a "Footing Terrace": the brise-soleil over "the
     terrace" is over both, so which one was meant does not matter; the door next to one bedroom of two does."""
-    from ops_support import ROOT, _load
-
     house = _load(ROOT / "tests" / "language" / "buildings" / "freecad_testhouse.ifc")
     s = house.session()
     over = {"name": "Brises", "relations": [{"rel": "above", "of": {"name": "terrace", "limit": 1}}], "limit": 1}
