@@ -476,7 +476,11 @@ class Resolver:
             rows = rows[on | rising]
         if sel.get("room"):
             rooms = set(resolve_room(b, ctx, sel["room"]))
-            rows = rows[[bool(els[ids[r]].room in rooms or rooms & set(els[ids[r]].sides)) for r in rows]]
+            # what is in those rooms or bounds them, and, asked of rooms, the rooms themselves ("the rooms in my
+            # room" is my room: "how big is this room")
+            asked_rooms = "IfcSpace" in (sel.get("class") or ())
+            rows = rows[[bool(els[ids[r]].room in rooms or rooms & set(els[ids[r]].sides)
+                              or asked_rooms and ids[r] in rooms) for r in rows]]
         if "external" in sel:
             outside = bool(sel["external"])
             rows = rows[[self._is_external(els[ids[r]]) == outside for r in rows]]

@@ -45,6 +45,9 @@ ROOM_WORD_FALLBACKS: dict[str, str] = {str(k): str(v) for k, v in _ROOM_DATA["fa
 NUMBERED_ROOM_NOUNS: tuple[str, ...] = tuple(str(w) for w in _ROOM_DATA["numbered"])
 ROOM_NOUNS: frozenset[str] = frozenset(str(w) for w in _ROOM_DATA["room_nouns"])
 STOREY_ENDINGS: tuple[str, ...] = tuple(str(w) for w in _ROOM_DATA["storey_endings"])  # ascii_fold'ed where used
+#: Words for the four sides in room names ("Stue øst", "Bureau Ouest"): side -> words (lower case).
+COMPASS_WORDS: dict[str, tuple[str, ...]] = {str(k): tuple(str(w) for w in v)
+                                             for k, v in _ROOM_DATA.get("compass", {}).items()}
 # Words that name a class or a generic thing: never taken as a room's name on their own.
 GENERIC_WORDS = {"room", "rooms", "space", "spaces", "roof", "stair", "stairs", "floor", "level", "area", "zone",
                  "storey", "wall", "door", "window"}

@@ -13,6 +13,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING, Any
 
+from pyagent.language.lexicon import COMPASS_WORDS
 from pyagent.language.noun_phrase import Head, NounPhrase, Relation
 from pyagent.language.noun_phrase_tokens import SELECTION_PHRASES
 from pyagent.language.units import length_units
@@ -25,6 +26,22 @@ Selector = dict[str, Any]
 _ORDER = ("nearest", "furthest", "largest", "smallest", "tallest", "highest", "lowest", "widest")
 _NEAR_WORDS = frozenset({"near", "near to", "close to", "around", "nearby"})
 _UNSURE_STOREY = ("upstairs", "downstairs", "upper floor", "ground floor", "top floor")
+#: The user's own floor, said so.
+_THIS_FLOOR = frozenset({"this floor", "this level", "this storey", "my floor", "our floor", "the floor i am on",
+                         "this story", "the same floor"})
+
+
+def _rooms_named_on(parser: Parser, room_ids: list[str], side: str) -> list[str]:
+    """Those of ``room_ids`` whose name or long name carries a word for ``side`` (east, west, north, south) in
+    one of the languages buildings are written in (data/room_words.yaml, compass)."""
+    words = COMPASS_WORDS.get(side, ())
+    out = []
+    for r in room_ids:
+        el = parser.building.elements.get(r)
+        said = set(re.findall(r"[^\W\d_]+", f"{el.name} {el.long_name}".lower())) if el is not None else set()
+        if said & set(words):
+            out.append(r)
+    return out
 
 
 class NotCovered(Exception):
@@ -154,11 +171,13 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     if phrase.storeys:
         said = phrase.storeys[0].text
         spec = parser._storey_spec(f" {said} ", ctx)
-        if spec is None:
+        if spec is None and not parser.building.storeys and said in _THIS_FLOOR:
+            spec = ""  # "on this floor" in a building that records no storeys: everywhere, all one floor
+        elif spec is None:
             if any(w in said for w in _UNSURE_STOREY):
                 return None  # a storey the building does not have: the caller explains
             raise NotCovered("a storey word that names no storey here")
-        st = parser.building.storey(spec)
+        st = parser.building.storey(spec) if spec else None
         if st is not None:
             sel["storey"] = st.name
         elif spec.startswith("missing:"):
@@ -178,6 +197,13 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             room_ids, room_plural = list(room.entry.ids), room.plural
             if phrase.words_before and len(room_ids) > 1:  # "the teacher changing room": the one named so
                 room_ids = parser.rooms_named_by(room_ids, phrase.words_before) or room_ids
+            if phrase.compass and len(room_ids) > 1:
+                # "the living room on the east side" where the rooms are "Stue øst" and "Stue vest": the one
+                # whose name says that side (then no side of the user's is asked)
+                named = _rooms_named_on(parser, room_ids, phrase.compass[0])
+                if len(named) == 1:
+                    room_ids = named
+                    relations[:] = [r for r in relations if r.get("rel") not in phrase.compass]
             if sel.get("storey"):
                 from pyagent.language.parser import RoomHit
                 hit = parser._rooms_up_or_down(RoomHit(room_ids, (0, 0), room_plural), sel, phrase.text, ctx)

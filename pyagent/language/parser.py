@@ -951,7 +951,15 @@ class Parser:
         return np_text
 
     def it_is_one_room(self, ctx: ParseContext) -> bool:
-        """Is what the last request was about one room ("which room is this?", "take me to the kitchen")?"""
+        """Is what the last request was about one room ("which room is this?", "take me to the kitchen"), or,
+        in one utterance, what its last step was about ("how big is the kitchen and how many windows has it
+        got")?"""
+        if ctx.said_before:
+            last = ctx.said_before[-1]
+            target = last.get("target") or last.get("to")
+            if isinstance(target, dict) and target.get("class") == ["IfcSpace"] and (
+                    len(target.get("ids") or ()) == 1 or target.get("limit") == 1):
+                return True
         it = ctx.scene.it()
         return len(it) == 1 and it[0] in self.building.elements and \
             self.building.elements[it[0]].ifc_class == "IfcSpace"
@@ -2399,7 +2407,8 @@ def _count_said_again(clause: str, steps: list[Step], before: str) -> str:
         return clause
     if re.fullmatch(r"(and )?how many( are there| of them| exactly| then)?", clause):
         return "how many of them are there"
-    m = re.fullmatch(r"(?P<a>and )?how many (?P<rest>(in|on|at|upstairs|downstairs|up there|down there)\b.*)", clause)
+    m = re.fullmatch(r"(?P<a>and )?how many (?P<rest>(in|on|at|upstairs|downstairs|up there|down there|down here|"
+                     r"up here|here|on this floor|on the other floor)\b.*)", clause)
     said = re.match(r"(and )?how many (?P<n>[a-z ]+?) (are there |are |is there |do we have |have we got )?"
                     r"(in|on|at|upstairs|downstairs)\b", before)
     if m is None or said is None:

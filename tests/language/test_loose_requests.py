@@ -129,6 +129,40 @@ SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str
      "how many doors are there and how many of them are external", "value", None),
     ("buildings/blenderbim_homemaker-test.ifc", (9.2, -1.6, 1.6, 90.0),
      "On the level two, which one is the most big room?", "which is the biggest room on level two", "value", None),
+    # after real-65 and real-66
+    (FZK, None, "how far would i have to walk from here to the bathroom", "how far is the walk to the bathroom",
+     "value", None),
+    ("buildings/revit2017fra_rue-marc-antoine-petit.ifc", (-0.77, -12.07, 168.6, 0.0),
+     "excuse me where is the nearest toilet, how far I must walk", "how far is the walk to the nearest toilet",
+     "value", None),
+    ("buildings/autocadarch2012_bpi-office.ifc", None, "how many windows has Kris got in her office",
+     "how many windows are in kris's office", "value", 1),
+    ("buildings/autocadarch2012_bpi-office.ifc", (80.0, 47.3, 1.6, 0.0),
+     "whats the largest room on this floor and how much floor space does it have",
+     "which is the largest room, and what is its area", "value", None),
+    ("buildings/archicad18_multizone-office.ifc", None,
+     "How many individual offices are there on this floor, not counting the meeting room?",
+     "how many offices are there", "value", 8),
+    ("buildings/revit2022deu_sensor-versuchsstand.ifc", None, "sensors how many have we got in total",
+     "how many sensors are there", "value", 5),
+    ("buildings/revit2022deu_sensor-versuchsstand.ifc", (9.0, 5.2, 1.6, 90.0),
+     "How many windows are there upstairs, and how many down here?",
+     "how many windows are there upstairs, and how many windows are on this floor", "value", None),
+    (ROOMS3, (2.0, 5.0, 1.6, 90.0), "take me to the entrance hall", "take me to the reception", "program", None),
+    ("buildings/revit2019_grethes-hus.ifc", (22.0, 24.5, 2.0, -90.0),
+     "How many windows has the living room on the east side got?", "how many windows are in stue øst", "value", 6),
+    ("buildings/revit2019_grethes-hus.ifc", None, "Sorry, in which room I am standing now? It is very small.",
+     "which room am i in", "value", None),
+    ("buildings/revit2019_grethes-hus.ifc", None, "get rid of those trees they're blocking the view",
+     "hide the trees", "program", None),
+    ("buildings/revit2019_grethes-hus.ifc", None, "What do the two bathrooms come to in floor area altogether?",
+     "what is the total area of the bathrooms", "value", None),
+    ("buildings/allplan2016_haus1-1og.ifc", None,
+     "Highlight the kitchen in the east flat in yellow... no wait, sorry, the one in the west flat.",
+     "colour the kitchen in the west flat yellow", "program", None),
+    ("buildings/archicad20_rooftop-4zones.ifc", None,
+     "Is there actually a shower in the bathroom, or just a basin and toilet?", "is there a shower in the bathroom",
+     "value", True),
 ]
 
 
@@ -1028,3 +1062,8 @@ def test_the_rooms_under_an_l_shaped_room_are_those_under_its_plan(sessions: ev.
     r = s.say("what's underneath this room")
     names = {s.building.elements[g].name for g in r.value}
     assert r.ok and "kitchen-space/16" in names and "living-space/14" not in names, r.answer
+
+
+def test_it_after_a_room_in_the_same_breath_is_that_room(sessions: ev.Sessions) -> None:
+    r = sessions.fresh(FZK).say("how big is the kitchen actually and how many windows has it got")
+    assert r.ok and r.value == 2, r.answer

@@ -46,3 +46,15 @@ def test_a_text_property_written_empty_is_no_value(fzk: Building) -> None:
     assert "" in written and not any(isinstance(v, str) and v.strip() for v in written)
     r = refused(fzk.session(IN_KITCHEN), "get", target={"class": ["IfcDoor"]}, property="FireRating")
     assert "fire rating" in r.answer.lower()
+
+
+def test_the_room_asked_in_the_user_s_room_is_that_room(fzk: Building) -> None:
+    """{"class": ["IfcSpace"], "room": "mine"}: the room the user stands in ("how big is this room"), not the
+    rooms in it (none)."""
+    r = step(fzk.session(IN_KITCHEN), "get", target={"class": ["IfcSpace"], "room": "mine"}, property="area")
+    assert r.ok and isinstance(r.value, float) and r.value > 0, r.answer
+    s = fzk.session(IN_KITCHEN)
+    room = step(s, "list", target={"class": ["IfcSpace"], "room": "mine"}).value
+    assert len(room) == 1
+    everything = step(s, "list", target={"room": "mine"})  # what is in it or bounds it, not the room itself
+    assert everything.ok and room[0] not in everything.value and everything.value
