@@ -263,8 +263,16 @@ class Pass:
 
 
 def _products(model: ifcopenshell.file) -> list[ifcopenshell.entity_instance]:
-    return [p for p in model.by_type("IfcProduct")
-            if not any(p.is_a(c) for c in SKIPPED_CLASSES) and p.Representation is not None]
+    skipped: dict[str, bool] = {}  # by class: a file has a few dozen classes and thousands of products
+    out = []
+    for p in model.by_type("IfcProduct"):
+        cls = p.is_a()
+        skip = skipped.get(cls)
+        if skip is None:
+            skip = skipped[cls] = any(p.is_a(c) for c in SKIPPED_CLASSES)
+        if not skip and p.Representation is not None:
+            out.append(p)
+    return out
 
 
 def _fills(model: ifcopenshell.file) -> list[tuple[ifcopenshell.entity_instance, ifcopenshell.entity_instance]]:
@@ -378,10 +386,10 @@ class _SendingCollector(_Collector):
         self._bytes = 0
 
     def send_piece(self) -> None:
-        """Send what was made since the last piece and let go of it."""
+        """Send what was made since the last piece, packed (``_packed``), and let go of it."""
         n = len(self.ids)
-        self._send(list(zip(self.ids[self._sent:n], self.verts[self._sent:n], self.faces[self._sent:n],
-                            self.mats[self._sent:n], strict=True)))
+        self._send(_packed(self.ids[self._sent:n], self.verts[self._sent:n], self.faces[self._sent:n],
+                           self.mats[self._sent:n]))
         empty_v, empty_f, empty_m = np.zeros((0, 3)), np.zeros((0, 3), np.int32), np.zeros(0, np.int32)
         for i in range(self._sent, n):
             self.verts[i], self.faces[i], self.mats[i] = empty_v, empty_f, empty_m
@@ -406,6 +414,28 @@ class _SendingCollector(_Collector):
 
 
 Told = tuple[list[int], list[tuple[str, list[str]]], np.ndarray]
+
+
+Piece = tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _packed(ids: list[str], verts: list[np.ndarray], faces: list[np.ndarray], mats: list[np.ndarray]) -> Piece:
+    """Meshes as a few large arrays and their counts (thousands of small arrays take many times longer to pickle
+    and unpickle); ``_unpacked`` gives them back."""
+    nv = np.array([len(v) for v in verts], np.int64)
+    nf = np.array([len(f) for f in faces], np.int64)
+    cat_v = np.concatenate(verts) if verts else np.zeros((0, 3))
+    cat_f = np.concatenate(faces) if faces else np.zeros((0, 3), np.int32)
+    cat_m = np.concatenate(mats) if mats else np.zeros(0, np.int32)
+    return ids, cat_v, nv, cat_f, nf, cat_m
+
+
+def _unpacked(piece: Piece) -> Iterator[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
+    ids, cat_v, nv, cat_f, nf, cat_m = piece
+    v_at = np.concatenate([[0], np.cumsum(nv)])
+    f_at = np.concatenate([[0], np.cumsum(nf)])
+    for i, gid in enumerate(ids):
+        yield (gid, cat_v[v_at[i]:v_at[i + 1]], cat_f[f_at[i]:f_at[i + 1]], cat_m[f_at[i]:f_at[i + 1]])
 
 
 def _sendable(copies: Copies) -> Told:
@@ -487,7 +517,7 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
     lookup = np.array([collector.material_index.setdefault(tuple(c), len(collector.material_index))
                        for c in colours], np.int32)
     for piece in pieces:
-        for gid, v, f, m in piece:  # a filler stands in under one opening only: none comes twice
+        for gid, v, f, m in _unpacked(piece):  # a filler stands in under one opening only: none comes twice
             collector.ids.append(gid)
             collector.verts.append(v)
             collector.faces.append(f)

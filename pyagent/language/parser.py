@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -950,6 +951,32 @@ class Parser:
             return one.group("pre") + plural_noun(w) + np_text[one.end():]
         return np_text
 
+    def _moved_towards(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        """"Shift the coffee table half a metre towards the sofa": a move by that much along the floor from the
+        one thing towards the other, where each names one thing here; None otherwise."""
+        m = re.match(r"^(move|shift|push|pull|slide|nudge|drag|bring)\s+(?P<np>.+?)\s+(by )?(?P<n>\d+(\.\d+)?) ?"
+                     r"(?P<unit>[a-z]+)\s+(towards|toward|closer to|nearer to|in the direction of|over to)\s+"
+                     r"(?P<to>(the|that|this|my) .+)$", c)
+        if m is None or m.group("to").split()[-1] in ("me", "us", "you"):
+            return None
+        unit = length_units().get(m.group("unit"))
+        sel, to = self.selector(m.group("np"), ctx), self.selector(m.group("to"), ctx)
+        if unit is None or sel is None or to is None:
+            return None
+        moved, goal = ctx.scene.peek(sel), ctx.scene.peek(to)
+        els = self.building.elements
+        if len(moved) != 1 or len(goal) != 1 or moved[0] not in els or goal[0] not in els or moved == goal:
+            return None
+        way = (els[goal[0]].centre - els[moved[0]].centre)[:2]
+        if float(np.linalg.norm(way)) < 1e-6:
+            return None
+        way = way / float(np.linalg.norm(way))
+        axis = int(np.argmax(np.abs(way)))
+        if abs(way[axis]) >= math.cos(math.radians(ALONG_AN_AXIS_DEG)):  # furniture in a row: along the row
+            way = np.where(np.arange(2) == axis, np.sign(way), 0.0)
+        step = way * float(m.group("n")) * unit
+        return [{"op": "move", "target": sel, "delta": [round(float(step[0]), 3), round(float(step[1]), 3), 0.0]}]
+
     def it_is_one_room(self, ctx: ParseContext) -> bool:
         """Is what the last request was about one room ("which room is this?", "take me to the kitchen"), or,
         in one utterance, what its last step was about ("how big is the kitchen and how many windows has it
@@ -1528,6 +1555,9 @@ class Parser:
         if m and m.group(1) == "flip":
             sel = self.selector(m.group("np"), ctx)
             return [{"op": "rotate", "target": sel, "degrees": 180}] if sel is not None else None
+        towards = self._moved_towards(c, ctx)
+        if towards is not None:
+            return towards
         dirs = r"(?P<dir>forwards?|ahead|backwards?|back|left|right|up|upwards|down|downwards|north|south|east|west)"
         m = re.match(rf"^(move|shift|push|pull|slide|nudge|drag|bring|raise|lift|lower|drop|displace)\s+(?P<np>.+?)\s+"
                      rf"(by )?(?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)\s+"
@@ -2398,6 +2428,11 @@ def _value_corrected_once(t: str) -> str:
                 return req[:last.start()] + val + req[last.end():]
     return t
 
+
+
+#: "Towards the sofa" within this many degrees of one of the building's axes moves along that axis (the two
+#: stand in a row; their centres are rarely exactly in line).
+ALONG_AN_AXIS_DEG = 10.0
 
 
 def _count_said_again(clause: str, steps: list[Step], before: str) -> str:

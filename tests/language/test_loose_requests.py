@@ -1067,3 +1067,14 @@ def test_the_rooms_under_an_l_shaped_room_are_those_under_its_plan(sessions: ev.
 def test_it_after_a_room_in_the_same_breath_is_that_room(sessions: ev.Sessions) -> None:
     r = sessions.fresh(FZK).say("how big is the kitchen actually and how many windows has it got")
     assert r.ok and r.value == 2, r.answer
+
+
+def test_moving_a_thing_towards_another(sessions: ev.Sessions) -> None:
+    """The coffee table and the sofa of the three-room house stand on one line east-west, the sofa west of it:
+    "half a metre towards the sofa" moves the table 0.5 m west along the floor."""
+    s = standing_at(sessions, ROOMS3, 1.0, 4.5, 1.6, 0.0)
+    r = s.say("shift the coffee table about half a metre towards the sofa")
+    assert r.ok and r.program["steps"][0]["op"] == "move", r.program
+    dx, dy, dz = r.program["steps"][0]["delta"]
+    assert abs(dx + 0.5) < 0.01 and abs(dy) < 0.05 and dz == 0.0 and abs((dx * dx + dy * dy) ** 0.5 - 0.5) < 1e-3
+    assert not s.say("shift the coffee table half a metre towards the unicorn").ok
