@@ -232,8 +232,13 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     # the glb is written beside the ingest where the records are read already (their names and classes are
     # the building's)
     writer = _glb_beside(read[0], meshes, glb, repeats, names) if read else None
-    building = build_building(model, meshes, str(src), digest, warnings, placements=placements,
-                              records=read[0] if read else None)
+    try:
+        building = build_building(model, meshes, str(src), digest, warnings, placements=placements,
+                                  records=read[0] if read else None)
+    except BaseException:
+        if writer is not None:
+            writer.abandon()  # no child left behind
+        raise
     read.clear()  # its records hold the file's entities too
     del model  # the file's entities are not needed to write (a large file's take tens of megabytes)
     _give_back_memory(_mesh_bytes(meshes))
