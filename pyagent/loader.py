@@ -105,6 +105,11 @@ def _labelled_parts(labels: Mapping[str, tuple[str, str]], meshes: MeshSet,
     return parts
 
 
+def _known_for(parts: list[GlbPart], names: list[str], repeats: Repeats | None) -> Repeats | None:
+    """The first view's repeats where its parts (``names``) come first in ``parts``, in the same order."""
+    return repeats if names and [p.name for p in parts[:len(names)]] == names else None
+
+
 #: From this many meshes on, a first load's glb is written by a forked child (``pyagent.forked``) while this
 #: process builds the building from the same meshes: below it, forking costs more than it saves.
 GLB_BESIDE_FROM = 50
@@ -118,7 +123,7 @@ def _glb_beside(records: Records, meshes: MeshSet, glb: Path, known: Repeats | N
         return None
     labels = {gid: (r.element.ifc_class, r.element.name) for gid, r in records.by_id.items()}
     parts = _labelled_parts(labels, meshes)
-    same_start = known if names and [p.name for p in parts[:len(names)]] == names else None
+    same_start = _known_for(parts, names, known)
 
     def work(send: Sender) -> None:
         write_glb(parts, meshes.materials, glb, known=same_start, copies=meshes.copy_of)
@@ -254,9 +259,7 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
             written = False
     if not written:
         glb_parts = _glb_parts(building, meshes)
-        # the first view's parts come first, in the same order: their repeats are known
-        known = repeats if names and [p.name for p in glb_parts[:len(names)]] == names else None
-        write_glb(glb_parts, meshes.materials, glb, known=known, copies=meshes.copy_of)
+        write_glb(glb_parts, meshes.materials, glb, known=_known_for(glb_parts, names, repeats), copies=meshes.copy_of)
     loaded = LoadedBuilding(building, meshes, glb, False, timings)
     if write_cache:
         save_cache(loaded)

@@ -467,9 +467,13 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
     openings and furniture are shared alike) while this process makes the rest; the child's meshes are
     added after this one's. Without a child (a small pass, one core, no fork) all of it here and
     ``meanwhile`` is not called; a child that fails leaves its part, or all of it, to this process."""
+    def fast(items: Sequence[ifcopenshell.entity_instance], copies: Copies, into: _Collector = collector,
+             told: Progress = progress) -> None:
+        _fast_part(model, items, copies, into, booleans, threads, told, total, placements)
+
     if len(products) + len(openings) < SPLIT_FROM or not can_fork():
         copies = group()
-        _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total, placements)
+        fast(copies.first + openings, copies)
         return copies
 
     def work(send: Sender) -> None:
@@ -477,8 +481,7 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
         send.tell(_sendable(copies))
         own = _SendingCollector(send)
         own.stand_in_for(bodiless)  # the same openings stand in for the same fillers
-        _fast_part(model, (copies.first + openings)[0::2], copies, own, booleans, threads, no_progress, total,
-                   placements)
+        fast((copies.first + openings)[0::2], copies, own, no_progress)
         own.send_piece()
         colours = sorted(own.material_index, key=own.material_index.__getitem__)
         send((colours, own.copy_of, own.stood_in))
@@ -487,7 +490,7 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
         child = Forked(work)
     except ForkFailed:
         copies = group()
-        _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total, placements)
+        fast(copies.first + openings, copies)
         return copies
     try:
         if meanwhile is not None:
@@ -497,12 +500,11 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
         except ForkFailed:  # the child ended before it had grouped the shapes: all of it here
             child.abandon()
             copies = group()
-            _fast_part(model, copies.first + openings, copies, collector, booleans, threads, progress, total,
-                       placements)
+            fast(copies.first + openings, copies)
             return copies
         items = copies.first + openings
         theirs = items[0::2]
-        _fast_part(model, items[1::2], copies, collector, booleans, threads, progress, total, placements)
+        fast(items[1::2], copies)
     except BaseException:
         child.abandon()
         raise
@@ -511,7 +513,7 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
     except ForkFailed:
         got = []
     if not got or not isinstance(got[-1], tuple):
-        _fast_part(model, theirs, copies, collector, booleans, threads, progress, total, placements)
+        fast(theirs, copies)
         return copies
     *pieces, (colours, copy_of, stood_in) = got
     lookup = np.array([collector.material_index.setdefault(tuple(c), len(collector.material_index))

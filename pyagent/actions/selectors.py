@@ -664,11 +664,9 @@ class Resolver:
 
     def _plan_shared(self, room: str, other: str) -> float:
         """The share of ``room``'s plan that ``other``'s plan covers too (sampled on a grid over its box);
-        1.0 where the rooms' plans are not known."""
-        finder = getattr(self.ctx.graph, "finder", None)
+        1.0 where the room's plan is not known."""
+        finder = self.ctx.graph.finder
         el = self.b.elements[room]
-        if finder is None:
-            return 1.0
         xs = np.linspace(el.bbox_min[0], el.bbox_max[0], PLAN_SAMPLES + 2)[1:-1]
         ys = np.linspace(el.bbox_min[1], el.bbox_max[1], PLAN_SAMPLES + 2)[1:-1]
         mine = [p for p in (np.array([x, y, 0.0]) for x in xs for y in ys) if finder.holds(room, p)]

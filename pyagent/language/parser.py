@@ -321,7 +321,7 @@ class Parser:
                     and re.match(r"(i am|we are|i was|we were|i have been|we have been) (?!(just )?(going|heading|"
                                  r"moving|walking|coming|getting) (to|into|in|up|down|over|back)\b)", clause):
                 aside_topic = self._named_in(clause) or aside_topic
-                aside_place = self._place_named_in(clause) or aside_place
+                aside_place = self._named_in(clause, place=True) or aside_place
                 continue  # "so I'm in the living room, how far ...", "I'm pricing the sanitary, ...": not a request
             if aside_topic is not None and not steps and _PRONOUN.search(clause):
                 # "I'm thinking of a dressing table under the window on my right, how high is its sill": the
@@ -396,25 +396,21 @@ class Parser:
         kind = self.lex.kinds.get(singular_noun(clause.split()[-1]))
         return [{"op": "count", "target": {"kind": kind}}] if kind else new
 
-    def _named_in(self, clause: str) -> str | None:
+    def _named_in(self, clause: str, place: bool = False) -> str | None:
         """The thing an aside names, as said ("the window on my right" of "I'm thinking of a dressing table
-        under the window on my right"): the longest definite noun phrase it ends with that names things."""
-        for m in re.finditer(r"\b(the|this|that) ", clause):
-            said = clause[m.start():]
-            phrase = self.noun_phrases.read(said)
-            if phrase is not None and phrase.head is not None and phrase.head.kind in ("class", "kind", "name"):
-                return said
-        return None
-
-    def _place_named_in(self, clause: str) -> str | None:
-        """The room, storey or dwelling a remark ends with, as said ("this half" of "we're looking at buying
-        this half"); None where it ends with none."""
+        under the window on my right"): the longest definite noun phrase it ends with that names things; with
+        ``place``, the room, storey or dwelling it ends with ("this half" of "we're looking at buying this
+        half"). None where it ends with none."""
         for m in re.finditer(r"\b(the|this|that|our|my) ", clause):
             said = clause[m.start():]
             phrase = self.noun_phrases.read(said)
-            if phrase is not None and phrase.head is None and (
-                    phrase.rooms or phrase.storeys or any(r.rel == "unit" or r.rel.startswith("unit_")
-                                                          for r in phrase.relations)):
+            if phrase is None:
+                continue
+            if not place and phrase.head is not None and phrase.head.kind in ("class", "kind", "name") \
+                    and m.group(1) in ("the", "this", "that"):
+                return said
+            if place and phrase.head is None and (phrase.rooms or phrase.storeys or any(
+                    r.rel == "unit" or r.rel.startswith("unit_") for r in phrase.relations)):
                 return said
         return None
 
