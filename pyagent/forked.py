@@ -17,8 +17,11 @@ it is there, so the child never waits for the parent; ``Forked.told`` waits for 
 
 from __future__ import annotations
 
+import fcntl
+import mmap
 import os
 import pickle
+import struct
 import tempfile
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Final
@@ -161,3 +164,59 @@ class Forked:
         except ChildProcessError:
             pass
         self._close()
+
+
+class Shares:
+    """A list of items shared out between this process and a forked child as each gets free: the child takes
+    from the front, this process from the back, never the same item. Made before the fork; two cursors (and
+    the child's count of items done) in memory both processes map, changed under a ``lockf`` lock on a file
+    both hold, which the system lets go when a process ends however it ends."""
+
+    _SLOTS: Final = struct.Struct("qqq")  # front, back, done by the child
+
+    def __init__(self) -> None:
+        self._mem = mmap.mmap(-1, self._SLOTS.size)  # anonymous and shared: the child's writes are seen here
+        self._lock_file: IO[bytes] = tempfile.TemporaryFile()
+        self._SLOTS.pack_into(self._mem, 0, 0, -1, 0)  # back -1: the items are not known yet
+
+    def _locked(self, from_front: bool, count: Callable[[int, int], int]) -> range:
+        """Take ``count(left, child's)`` of the items left (at least one where any are), from the front or the
+        back."""
+        fcntl.lockf(self._lock_file, fcntl.LOCK_EX)
+        try:
+            front, back, done = self._SLOTS.unpack_from(self._mem, 0)
+            left = back - front
+            if back < 0 or left <= 0:
+                return range(0)
+            n = min(left, max(1, count(left, front - done)))
+            got = range(front, front + n) if from_front else range(back - n, back)
+            struct.pack_into("qq", self._mem, 0, *((front + n, back) if from_front else (front, back - n)))
+            return got
+        finally:
+            fcntl.lockf(self._lock_file, fcntl.LOCK_UN)
+
+    def begin(self, n: int) -> None:
+        """Say how many items there are (the child, once it knows them; nothing is taken before)."""
+        self._SLOTS.pack_into(self._mem, 0, 0, n, 0)
+
+    def front(self, share: Callable[[int, int], int]) -> range:
+        """The child takes ``share(left, child's)`` of the items left (``back``), from the front."""
+        return self._locked(True, share)
+
+    def back(self, share: Callable[[int, int], int]) -> range:
+        """This process takes ``share(left, child's)`` of the items left, from the back: ``left`` is how many
+        nobody has taken, ``child's`` how many the child has taken and not done yet."""
+        return self._locked(False, share)
+
+    def done(self, count: int) -> None:
+        """The child says how many of the items it took it has done (one writer: no lock)."""
+        struct.pack_into("q", self._mem, 16, count)
+
+    def taken_by_child(self) -> range:
+        """The items the child took (all from the front), for this process to make when the child failed."""
+        front, _back, _done = self._SLOTS.unpack_from(self._mem, 0)
+        return range(0, front)
+
+    def close(self) -> None:
+        self._mem.close()
+        self._lock_file.close()

@@ -32,10 +32,12 @@ def _unsupported(p: Path, schema: str) -> str:
             "are; IFC2X and IFC2X2 are read as IFC2X3)")
 
 
-def open_ifc(path: str | Path, warnings: list[str] | None = None) -> ifcopenshell.file:
+def open_ifc(path: str | Path, warnings: list[str] | None = None, check: bool = True) -> ifcopenshell.file:
     """Open an IFC-SPF file, refusing anything that is not a complete, supported IFC model. A file in a
     schema older than IFC2X3 (``ifcrepair.LEGACY_SCHEMAS``) is read as IFC2X3, which is said in
-    ``warnings``."""
+    ``warnings``. Without ``check`` the references among its placements and geometry are not checked here:
+    the caller must call ``unsound`` before any geometry is made from it (the loader has a forked child
+    do it while it reads the elements)."""
     p = Path(path)
     if not p.is_file():
         raise IfcLoadError(f"{p}: no such file")
@@ -70,9 +72,16 @@ def open_ifc(path: str | Path, warnings: list[str] | None = None) -> ifcopenshel
         raise IfcLoadError(_unsupported(p, model.schema))
     if not model.by_type("IfcProject"):
         raise IfcLoadError(f"{p}: the file has no IfcProject, so it is not a building model")
-    from pyagent.ifccheck import reference_problem  # a loop or a very deep chain would crash the kernel
+    problem = unsound(model) if check else None
+    if problem is not None:
+        raise IfcLoadError(f"{p}: {problem}")
+    return model
+
+
+def unsound(model: ifcopenshell.file) -> str | None:
+    """Why the geometry kernel must not be given ``model`` (a loop or a very deep chain of references
+    among its placements and geometry would crash it), for a person; None when it may."""
+    from pyagent.ifccheck import reference_problem
 
     problem = reference_problem(model)
-    if problem is not None:
-        raise IfcLoadError(f"{p}: the file cannot be used: {problem}")
-    return model
+    return None if problem is None else f"the file cannot be used: {problem}"

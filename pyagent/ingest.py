@@ -13,7 +13,7 @@ import ifcopenshell.util.placement as upl
 import ifcopenshell.util.unit as uunit
 import numpy as np
 
-from pyagent.meshfacts import MeshFacts
+from pyagent.meshfacts import MeshFacts, plan_extents
 from pyagent.model import NON_BODY_IDENTIFIERS, OUTSIDE, SPATIAL_CLASSES, Building, Element, Storey
 from pyagent.placements import Placements
 from pyagent.relations import Relations
@@ -204,8 +204,10 @@ def _switched_off(model: ifcopenshell.file) -> set[int]:
 
 def _hidden_in_file(product: Any, off: set[int]) -> bool:
     """Whether every body representation of ``product`` (or every item of it) is on a layer switched off."""
+    if not off:  # most files switch no layer off
+        return False
     shape = getattr(product, "Representation", None)
-    if not off or shape is None:
+    if shape is None:
         return False
     reps = [r for r in shape.Representations or ()
             if r.is_a("IfcShapeRepresentation") and (r.RepresentationIdentifier or "Body") not in NON_BODY_IDENTIFIERS]
@@ -286,20 +288,25 @@ def _levels_from_contents(storeys: list[Storey], unknown: set[str], elements: di
         _order(storeys, {st.name for st in storeys if st.name.startswith("level ")})
 
 
-def _dims_from_mesh(verts: np.ndarray, axes: np.ndarray) -> dict[str, float]:
-    """Width along the placement X axis, depth along Y (both in plan), height along world Z."""
-    x_axis = axes[:3, 0].copy()
-    x_axis[2] = 0.0
-    n = np.linalg.norm(x_axis)
-    x_axis = x_axis / n if n > 1e-9 else np.array([1.0, 0.0, 0.0])
-    y_axis = np.array([-x_axis[1], x_axis[0], 0.0])
-    v = verts.astype(float)
-    along_x, along_y = v @ x_axis, v @ y_axis
-    return {
-        "width": float(along_x.max() - along_x.min()),
-        "depth": float(along_y.max() - along_y.min()),
-        "height": float(v[:, 2].max() - v[:, 2].min()),
-    }
+def _plan_x(axes: np.ndarray) -> tuple[float, float]:
+    """The placement's X axis in plan, as a unit vector (X itself where the axis is vertical)."""
+    x, y = float(axes[0, 0]), float(axes[1, 0])
+    n = float(np.hypot(x, y))
+    return (x / n, y / n) if n > 1e-9 else (1.0, 0.0)
+
+
+def _dims_of_meshes(meshes: MeshSet, facts: MeshFacts, placed: list[tuple[Element, int, np.ndarray]]) -> None:
+    """Each element's dims from its mesh (``placed``: element, mesh index, placement), all at once: width along
+    the placement's X axis, depth along Y (both in plan), height along world Z; ``OverallHeight`` /
+    ``OverallWidth`` already in its dims win."""
+    x_axes = np.tile([1.0, 0.0], (len(meshes.ids), 1))
+    for _el, mi, axes in placed:
+        x_axes[mi] = _plan_x(axes)
+    extents = plan_extents(meshes, x_axes).tolist()
+    heights = (facts.bbox_max[:, 2] - facts.bbox_min[:, 2]).tolist()
+    for el, mi, _axes in placed:
+        width, depth = extents[mi]
+        el.dims = {"width": width, "depth": depth, "height": heights[mi]} | el.dims
 
 
 def _plan_axes(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str, int]) -> np.ndarray:
@@ -316,10 +323,17 @@ def _plan_axes(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[
     return np.array([thin[0], thin[1], 0.0])
 
 
-def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str, int],
-           finder: RoomFinder) -> tuple[list[str], float | None]:
-    """Rooms found just beyond both faces of a door, window or wall (OUTSIDE where there is none), and
-    the outward direction in plan when exactly one face is outside."""
+@dataclass
+class _SideProbes:
+    """Points just beyond both faces of a door, window or wall (``_side_probes``): the first half beyond
+    the face its plan axis points to, the second beyond the other."""
+
+    element: Element
+    across: np.ndarray
+    points: np.ndarray  # (2 * n, 3)
+
+
+def _side_probes(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str, int]) -> _SideProbes:
     across = _plan_axes(el, axes, meshes, mesh_index)
     along = np.array([-across[1], across[0], 0.0])
     v = meshes.element(mesh_index[el.id])[0].astype(float)
@@ -335,14 +349,21 @@ def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str,
     z = float(el.bbox_min[2]) + min(1.0, 0.5 * float(el.bbox_max[2] - el.bbox_min[2]))
     is_wall = el.ifc_class.startswith(("IfcWall", "IfcCurtainWall"))
     fractions = (-0.4, -0.2, 0.0, 0.2, 0.4) if is_wall else (0.0,)
+    points = np.array([c + along * (2 * f * half_l) + across * sign * (reach[sign] + 0.25)
+                       for sign in (1.0, -1.0) for f in fractions], float).reshape(-1, 3)
+    points[:, 2] = z
+    return _SideProbes(el, across, points)
+
+
+def _sides(probes: _SideProbes, rooms: list[str | None]) -> tuple[list[str], float | None]:
+    """Rooms found just beyond both faces (``rooms``: the room at each of the probes' points; OUTSIDE
+    where a face has none), and the outward direction in plan when exactly one face is outside."""
     found: list[str] = []
     outward: list[float] = []
-    for sign in (1.0, -1.0):
+    half = len(rooms) // 2
+    for sign, seen in ((1.0, rooms[:half]), (-1.0, rooms[half:])):
         hit_side = False
-        for f in fractions:
-            p = c + along * (2 * f * half_l) + across * sign * (reach[sign] + 0.25)
-            p[2] = z
-            room = finder.room_at(p)
+        for room in seen:
             if room is not None:
                 hit_side = True
                 if room not in found:
@@ -353,7 +374,7 @@ def _sides(el: Element, axes: np.ndarray, meshes: MeshSet, mesh_index: dict[str,
                 found.append(OUTSIDE)
     facing = None
     if len(outward) == 1:
-        d = across * outward[0]
+        d = probes.across * outward[0]
         facing = float(np.degrees(np.arctan2(d[1], d[0])) % 360.0)
     return found, facing
 
@@ -364,7 +385,7 @@ class Record:
 
     product: Any
     element: Element  # no geometry yet: no box, colour, dims or measured quantities
-    axes: np.ndarray  # world placement (file units)
+    axes: np.ndarray | None  # world placement (file units); None: left for ``build_building`` to look up
     spatial: bool
     overall: dict[str, float]  # OverallHeight / OverallWidth (metres): they win over the mesh's
 
@@ -378,10 +399,12 @@ class Records:
     rels: Relations  # the file's relations, read once
 
 
-def element_records(model: ifcopenshell.file, placements: Placements | None = None) -> Records:
+def element_records(model: ifcopenshell.file, placements: Placements | None = None, axes: bool = True) -> Records:
     """Every product that may be part of the scene, with its names, type, properties, materials, quantity
     sets and spatial parent: everything of ``build_building`` that needs no mesh, so that it can be read
-    while the meshes are being made (``pyagent.tessellate``'s ``meanwhile``)."""
+    while the meshes are being made (``pyagent.tessellate``'s ``meanwhile``). Without ``axes`` the world
+    placements are left out (``build_building`` looks them up in its ``placements``: the tessellation's forked
+    child works them out while this is read)."""
     scale = float(uunit.calculate_unit_scale(model))
     quantity_scale = quantity_scales(model, scale)
     placements = placements if placements is not None else Placements()
@@ -438,7 +461,7 @@ def element_records(model: ifcopenshell.file, placements: Placements | None = No
         parent = _spatial_parent(product, rels) if not spatial else rels.aggregate.get(product.id())
         if parent is not None:
             el.parent = parent.GlobalId
-        out[gid] = Record(product, el, _placement_axes(product, placements), spatial, overall)
+        out[gid] = Record(product, el, _placement_axes(product, placements) if axes else None, spatial, overall)
     return Records(out, warnings, rels)
 
 
@@ -461,18 +484,19 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     warnings.extend(records.warnings)
     rels = records.rels
 
+    placed: list[tuple[Element, int, np.ndarray]] = []
     for gid, rec in records.by_id.items():
         mi = mesh_index.get(gid)
         if mi is None and not rec.spatial and gid not in pending:
             continue  # no body: not part of the scene (its parts answer to its class: _whole_classes)
         el = replace(rec.element, quantities=dict(rec.element.quantities))
-        axes = axes_by_id[gid] = rec.axes
+        axes = axes_by_id[gid] = rec.axes if rec.axes is not None else _placement_axes(rec.product, placements)
         if mi is not None:
-            v, _f, _fm = meshes.element(mi)
             el.bbox_min = facts.bbox_min[mi].copy()
             el.bbox_max = facts.bbox_max[mi].copy()
             el.has_geometry = True
-            el.dims = _dims_from_mesh(v, axes) | rec.overall
+            el.dims = dict(rec.overall)  # the mesh's added below, for all elements at once
+            placed.append((el, mi, axes))
             el.color = tuple(float(c) for c in meshes.materials[facts.colour[mi]])  # type: ignore[assignment]
             el.hidden_in_file = _hidden_in_file(rec.product, off)
             el.quantities["surface_area"] = float(facts.area[mi])
@@ -487,6 +511,8 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             el.quantities["area"] = el.quantities["surface_area"] / 2.0 if el.ifc_class.startswith(
                 ("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")) else el.quantities["surface_area"]
         elements[gid] = el
+
+    _dims_of_meshes(meshes, facts, placed)
 
     # Storey and room from relations.
     for gid, el in elements.items():
@@ -517,11 +543,14 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
     # Room from geometry where relations are silent.
     finder = RoomFinder.from_meshes([e for e in elements.values() if e.ifc_class == "IfcSpace"], meshes)
     if finder.rooms:
-        for el in elements.values():
-            if el.room is None and not el.is_spatial and el.has_geometry:
-                point = el.centre.copy()
-                point[2] = float(el.bbox_min[2]) + min(0.3, 0.5 * (el.bbox_max[2] - el.bbox_min[2]))
-                el.room = finder.room_at(point)
+        roomless = [el for el in elements.values() if el.room is None and not el.is_spatial and el.has_geometry]
+        points = np.array([el.centre for el in roomless], float).reshape(-1, 3)
+        if len(roomless):
+            lows = np.array([el.bbox_min[2] for el in roomless], float)
+            highs = np.array([el.bbox_max[2] for el in roomless], float)
+            points[:, 2] = lows + np.minimum(0.3, 0.5 * (highs - lows))
+        for el, room in zip(roomless, finder.rooms_at(points), strict=True):
+            el.room = room
 
     # Doors and windows: the wall they sit in; doors, windows and walls: the rooms on either side.
     for product in model.by_type("IfcElement"):
@@ -531,10 +560,14 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             for host in rels.voids.get(opening.id(), ()):
                 if host.GlobalId in elements:
                     found.host = host.GlobalId  # type: ignore[union-attr]
-    if finder.rooms:
-        for el in elements.values():
-            if el.has_geometry and el.ifc_class.startswith(("IfcDoor", "IfcWindow", "IfcWall", "IfcCurtainWall")):
-                el.sides, el.facing_deg = _sides(el, axes_by_id.get(el.id, np.eye(4)), meshes, mesh_index, finder)
+    if finder.rooms:  # every probe point of every door, window and wall looked up at once
+        probes = [_side_probes(el, axes_by_id.get(el.id, np.eye(4)), meshes, mesh_index) for el in elements.values()
+                  if el.has_geometry and el.ifc_class.startswith(("IfcDoor", "IfcWindow", "IfcWall", "IfcCurtainWall"))]
+        rooms = finder.rooms_at(np.concatenate([p.points for p in probes])) if probes else []
+        at = 0
+        for p in probes:
+            p.element.sides, p.element.facing_deg = _sides(p, rooms[at:at + len(p.points)])
+            at += len(p.points)
 
     if not storeys:
         warnings.append("the file has no storeys: floor-based questions cannot be answered")

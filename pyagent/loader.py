@@ -5,8 +5,9 @@ from __future__ import annotations
 import ctypes
 import gc
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import ifcopenshell
@@ -14,7 +15,7 @@ import ifcopenshell
 from pyagent import building_io
 from pyagent.forked import Forked, ForkFailed, Sender, can_fork
 from pyagent.glb import GlbPart, write_glb
-from pyagent.ifcfile import IfcLoadError, file_sha256, open_ifc
+from pyagent.ifcfile import IfcLoadError, file_sha256, open_ifc, unsound
 from pyagent.ifcrepair import clear_misplaced_derived
 from pyagent.ingest import Records, build_building, element_records
 from pyagent.instancing import Repeats
@@ -22,7 +23,7 @@ from pyagent.model import Building
 from pyagent.paths import cache_dir
 from pyagent.placements import Placements
 from pyagent.progress import Progress, no_progress
-from pyagent.tessellate import MeshSet, Pass, concat, tessellate_passes
+from pyagent.tessellate import MeshSet, Pass, UnsoundModel, concat, tessellate_passes
 
 # 26: a door's or window's rooms looked for beyond its wall's faces; 25: a room without a stored area gets
 # its footprint, not its box; 24: a surface model with openings made in
@@ -121,18 +122,25 @@ def _glb_beside(records: Records, meshes: MeshSet, glb: Path, known: Repeats | N
     them) to ``glb``; None where none can be made (then the caller writes it)."""
     if len(meshes.ids) < GLB_BESIDE_FROM or not can_fork():
         return None
-    labels = {gid: (r.element.ifc_class, r.element.name) for gid, r in records.by_id.items()}
-    parts = _labelled_parts(labels, meshes)
-    same_start = _known_for(parts, names, known)
 
-    def work(send: Sender) -> None:
-        write_glb(parts, meshes.materials, glb, known=same_start, copies=meshes.copy_of)
+    def work(send: Sender) -> None:  # the parts are made in the child: this process goes on at once
+        labels = {gid: (r.element.ifc_class, r.element.name) for gid, r in records.by_id.items()}
+        parts = _labelled_parts(labels, meshes)
+        write_glb(parts, meshes.materials, glb, known=_known_for(parts, names, known), copies=meshes.copy_of)
         send(None)
 
     try:
         return Forked(work)
     except ForkFailed:
         return None
+
+
+def _refused_as_unsound(passes: Iterator[Pass], src: Path) -> Iterator[Pass]:
+    """``passes``, with a model the kernel must not be given refused as a file that cannot be loaded."""
+    try:
+        yield from passes
+    except UnsoundModel as exc:
+        raise IfcLoadError(f"{src}: {exc}") from None
 
 
 def _cache_folder(digest: str, cache: Path | None) -> Path:
@@ -199,7 +207,7 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     timings: dict[str, float] = {}
     progress("open", 0, 1)
     opened: list[str] = []  # what reading the file had to assume (an older schema read as IFC2X3)
-    model = open_ifc(src, opened)
+    model = open_ifc(src, opened, check=False)  # checked by the tessellation (``sound``), beside the reading
     repaired = clear_misplaced_derived(model)
     progress("open", 1, 1)
     timings["parse"] = time.perf_counter() - t0
@@ -211,9 +219,11 @@ def load(path: str | Path, cache: Path | None = None, use_cache: bool = True,
     read: list[Records] = []  # what the ingest needs no mesh for, read while a forked child tessellates
 
     def meanwhile(opened: ifcopenshell.file = model) -> None:  # bound now: `model` is let go below
-        read.append(element_records(opened, placements))
+        read.append(element_records(opened, placements, axes=False))  # the child works out the placements
 
-    for step in tessellate_passes(model, threads, progress, placements=placements, meanwhile=meanwhile):
+    passes = tessellate_passes(model, threads, progress, placements=placements, meanwhile=meanwhile,
+                               sound=partial(unsound, model))
+    for step in _refused_as_unsound(passes, src):
         parts.append(step.meshes)
         warnings = step.warnings
         if step.pending and first_view is not None and len(parts) == 1 \

@@ -62,3 +62,25 @@ class MeshFacts:
             colour[first:last] = counts.reshape(last - first, n_mat).argmax(axis=1)
             first = last
         return cls(bmin, bmax, area, volume, footprint, colour)
+
+
+def plan_extents(meshes: MeshSet, x_axes: np.ndarray) -> np.ndarray:
+    """(N, 2): each element's extent along its own X axis in plan and across it (``x_axes``: (N, 2) unit
+    vectors in plan, one per element), over all elements' vertices at once, in chunks of elements."""
+    n = len(meshes.ids)
+    out = np.zeros((n, 2))
+    vo = meshes.vert_offsets
+    first = 0
+    while first < n:
+        last = int(np.searchsorted(vo, vo[first] + CHUNK_FACES, side="right")) - 1
+        last = min(max(last, first + 1), n)
+        owner = np.repeat(np.arange(first, last), np.diff(vo[first:last + 1]))
+        xy = meshes.verts[vo[first]:vo[last], :2].astype(float)
+        ax = x_axes[owner]
+        along = xy[:, 0] * ax[:, 0] + xy[:, 1] * ax[:, 1]
+        across = xy[:, 1] * ax[:, 0] - xy[:, 0] * ax[:, 1]
+        starts = vo[first:last] - vo[first]
+        out[first:last, 0] = np.maximum.reduceat(along, starts) - np.minimum.reduceat(along, starts)
+        out[first:last, 1] = np.maximum.reduceat(across, starts) - np.minimum.reduceat(across, starts)
+        first = last
+    return out

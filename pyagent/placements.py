@@ -3,6 +3,7 @@ shape sharing and the ingest)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import ifcopenshell.util.placement as upl
@@ -49,3 +50,27 @@ class Placements:
             parent = np.eye(4) if rel_to is None else self.of(rel_to)
             got = self.world[key] = parent @ axis2placement(placement.RelativePlacement, self.axes)
         return got
+
+    def work_out(self, products: Iterable[Any]) -> None:
+        """Work out the world placement of every product placed by a chain of local placements (where one
+        cannot be, ``of`` raises again when it is asked for)."""
+        for product in products:
+            placement = getattr(product, "ObjectPlacement", None)
+            if placement is None or not placement.is_a("IfcLocalPlacement"):
+                continue
+            try:
+                self.of(placement)
+            except (RuntimeError, TypeError, AttributeError, ValueError):
+                continue
+
+    def packed(self) -> tuple[np.ndarray, np.ndarray]:
+        """The placements worked out so far as two arrays (ids, 4x4 matrices): one pickle of two arrays is
+        many times faster to send than thousands of small ones."""
+        ids = np.fromiter(self.world, np.int64, len(self.world))
+        return ids, np.array(list(self.world.values()), np.float64).reshape(-1, 4, 4)
+
+    def add_packed(self, packed: tuple[np.ndarray, np.ndarray]) -> None:
+        """Take in placements worked out elsewhere for the same model (``packed``); those known here stay."""
+        ids, matrices = packed
+        for key, m in zip(ids.tolist(), matrices, strict=True):
+            self.world.setdefault(key, m)

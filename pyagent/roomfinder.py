@@ -70,6 +70,24 @@ class RoomFinder:
                 return r.id
         return None
 
+    def rooms_at(self, points: np.ndarray, z_tolerance: float = 0.3) -> list[str | None]:
+        """``room_at`` of each of ``points`` (P, 3), room by room over all the points at once."""
+        points = np.asarray(points, float).reshape(-1, 3)
+        found: list[str | None] = [None] * len(points)
+        if not self.rooms or not len(points):
+            return found
+        open_ = np.ones(len(points), bool)  # points without a room yet
+        x, y, z = points[:, 0], points[:, 1], points[:, 2]
+        for r, (x0, y0, z0, x1, y1, z1) in zip(self.rooms, self._boxes().tolist(), strict=True):
+            near = np.nonzero(open_ & (x0 - 1e-6 <= x) & (x <= x1 + 1e-6) & (y0 - 1e-6 <= y) & (y <= y1 + 1e-6)
+                              & (z0 - z_tolerance <= z) & (z <= z1 + z_tolerance))[0]
+            if not len(near):
+                continue
+            for i in near[_in_triangles(r.tris, x[near], y[near])].tolist():
+                found[i] = r.id
+                open_[i] = False
+        return found
+
     def holds(self, room: str, point: np.ndarray) -> bool:
         """Whether the room's footprint holds the point in plan (whatever other rooms hold it too)."""
         return any(r.id == room and _in_any_triangle(r.tris, float(point[0]), float(point[1])) for r in self.rooms)
@@ -105,6 +123,22 @@ def _boundary_edges(tris: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
             key = (a, b) if a <= b else (b, a)
             counts[key] = counts.get(key, 0) + 1
     return [(np.array(a), np.array(b)) for (a, b), n in counts.items() if n == 1]
+
+
+def _in_triangles(tris: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """For each point (x[i], y[i]), whether any of the plan triangles holds it (``_in_any_triangle``, the
+    same test for many points)."""
+    a, b, c = tris[None, :, 0], tris[None, :, 1], tris[None, :, 2]
+    px, py = x[:, None], y[:, None]
+
+    def side(p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
+        return (p1[..., 0] - p0[..., 0]) * (py - p0[..., 1]) - (p1[..., 1] - p0[..., 1]) * (px - p0[..., 0])
+
+    d1, d2, d3 = side(a, b), side(b, c), side(c, a)
+    eps = 1e-9
+    has_neg = (d1 < -eps) | (d2 < -eps) | (d3 < -eps)
+    has_pos = (d1 > eps) | (d2 > eps) | (d3 > eps)
+    return np.any(~(has_neg & has_pos), axis=1)
 
 
 def _in_any_triangle(tris: np.ndarray, x: float, y: float) -> bool:

@@ -13,7 +13,7 @@ import ifcopenshell.geom
 import numpy as np
 
 from pyagent.csg import DEFAULT_RGBA, CsgBodies, NotBuilt, style_rgba
-from pyagent.forked import Forked, ForkFailed, Send, Sender, can_fork
+from pyagent.forked import Forked, ForkFailed, Send, Sender, Shares, can_fork
 from pyagent.placements import Placements
 from pyagent.progress import Progress, no_progress
 from pyagent.shapekeys import Copies, group_by_shape
@@ -124,10 +124,17 @@ class _Collector:
 
     def _reset(self) -> None:
         self.copy_of: dict[str, tuple[str, np.ndarray]] = {}
-        self.ids: list[str] = []
-        self.verts: list[np.ndarray] = []
+        self.ids: list[str] = []  # every mesh's, in order: this process's and the blocks'
+        self.verts: list[np.ndarray] = []  # this process's meshes
         self.faces: list[np.ndarray] = []
         self.mats: list[np.ndarray] = []
+        #: meshes made elsewhere, still packed (``_packed``), each after the first ``n`` of this process's
+        self.blocks: list[tuple[int, Piece]] = []
+
+    def add_block(self, piece: Piece) -> None:
+        """Add meshes made by another process, packed (``_packed``; their materials this table's already)."""
+        self.ids.extend(piece[0])
+        self.blocks.append((len(self.verts), piece))
 
     def _default(self) -> int:
         return self.material_index.setdefault(DEFAULT_RGBA, len(self.material_index))
@@ -200,30 +207,64 @@ class _Collector:
             openings[opening.GlobalId] = opening
         return list(openings.values())
 
+    def _segments(self) -> list[tuple[int, int, Piece | None]]:
+        """This process's meshes (a range of them, None) and the blocks, in the order they came."""
+        out: list[tuple[int, int, Piece | None]] = []
+        at = 0
+        for before, piece in self.blocks:
+            if before > at:
+                out.append((at, before, None))
+                at = before
+            out.append((0, 0, piece))
+        if at < len(self.verts):
+            out.append((at, len(self.verts), None))
+        return out
+
     def take(self, origin: np.ndarray | None) -> MeshSet:
         """What was collected since the last take, packed, relative to ``origin`` (None: this part's own
         local origin); the material table is the whole table so far."""
+        segments = self._segments()
+        counts_v: list[np.ndarray] = []
+        counts_f: list[np.ndarray] = []
+        for a, b, piece in segments:
+            counts_v.append(piece[2] if piece is not None else np.array([len(v) for v in self.verts[a:b]], np.int64))
+            counts_f.append(piece[4] if piece is not None else np.array([len(f) for f in self.faces[a:b]], np.int64))
         vo = np.zeros(len(self.ids) + 1, np.int64)
         fo = np.zeros(len(self.ids) + 1, np.int64)
-        vo[1:] = np.cumsum([len(v) for v in self.verts])
-        fo[1:] = np.cumsum([len(f) for f in self.faces])
+        vo[1:] = np.cumsum(np.concatenate(counts_v)) if counts_v else []
+        fo[1:] = np.cumsum(np.concatenate(counts_f)) if counts_f else []
         mats = np.array(sorted(self.material_index, key=self.material_index.__getitem__),
                         dtype=np.float32).reshape(-1, 4)
         if origin is None:  # from the elements' extents (their corners give the same origin as every vertex)
             ends = [np.stack([v.min(axis=0), v.max(axis=0)]) for v in self.verts if len(v)]
+            ends += [np.stack([p[1].min(axis=0), p[1].max(axis=0)])
+                     for _, _, p in segments if p is not None and len(p[1])]
             at = local_origin(np.concatenate(ends) if ends else np.zeros((0, 3)))
         else:
             at = origin
         # each element made relative to the origin in float64 and stored in float32, one at a time: the
         # float64 vertices are never joined (a large building's would be the load's largest array)
         packed = np.empty((int(vo[-1]), 3), np.float32)
-        for a, v in zip(vo[:-1].tolist(), self.verts, strict=True):
-            packed[a:a + len(v)] = v - at
+        faces: list[np.ndarray] = []
+        face_mats: list[np.ndarray] = []
+        k = 0
+        for a, b, piece in segments:
+            if piece is not None:
+                packed[vo[k]:vo[k] + len(piece[1])] = piece[1] - at
+                faces.append(piece[3])
+                face_mats.append(piece[5])
+                k += len(piece[0])
+                continue
+            for v in self.verts[a:b]:
+                packed[vo[k]:vo[k + 1]] = v - at
+                k += 1
+            faces += self.faces[a:b]
+            face_mats += self.mats[a:b]
         part = MeshSet(
             ids=self.ids, vert_offsets=vo, face_offsets=fo, origin=at,
             verts=packed,
-            faces=np.concatenate(self.faces) if self.faces else np.zeros((0, 3), np.int32),
-            face_material=np.concatenate(self.mats) if self.mats else np.zeros(0, np.int32),
+            faces=np.concatenate(faces) if faces else np.zeros((0, 3), np.int32),
+            face_material=np.concatenate(face_mats) if face_mats else np.zeros(0, np.int32),
             materials=mats, copy_of=self.copy_of,
         )
         self._reset()
@@ -298,6 +339,17 @@ def _stand_in_warning(fills: list[tuple[ifcopenshell.entity_instance, ifcopenshe
         return []
     named = ", ".join(f"{n} {cls}" for cls, n in sorted(counts.items()))
     return [f"{named} with no body of their own are drawn as the openings they fill"]
+
+
+def _rising(progress: Progress) -> Progress:
+    """``progress`` told no smaller count of a stage than it was told before."""
+    most: dict[str, int] = {}
+
+    def told(stage: str, done: int, total: int) -> None:
+        most[stage] = max(most.get(stage, done), done)
+        progress(stage, most[stage], total)
+
+    return told
 
 
 def default_threads() -> int:
@@ -375,15 +427,35 @@ SPLIT_FROM = 200
 _PIECE_BYTES = 2 << 20
 
 
+#: After its first run, each side of a split pass takes half of the shapes left, at least this many (each
+#: run starts an iterator of its own: a few milliseconds).
+_SHARE_RUN_MIN = 16
+
+
+def _half_left(left: int, _childs: int = 0) -> int:
+    """A run after the first: half of the ``left`` shapes nobody has taken (at least ``_SHARE_RUN_MIN``)."""
+    return max(_SHARE_RUN_MIN, (left + 1) // 2)
+
+
 class _SendingCollector(_Collector):
     """A forked child's collector: its meshes go to the parent in pieces of about ``_PIECE_BYTES`` as they
-    are made (the child keeps only their GlobalIds, which the boolean bodies' pass asks after)."""
+    are made (the child keeps only their GlobalIds, which the boolean bodies' pass asks after); it tells
+    ``shares`` how many shapes it has done."""
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, shares: Shares) -> None:
         super().__init__()
         self._send = send
         self._sent = 0
         self._bytes = 0
+        self._shares = shares
+        self._done = 0  # shapes of the runs finished
+        self._in_run = 0  # shapes of the run in hand that the fast kernel has made
+
+    def runs_done(self, n: int) -> None:
+        """A run of ``n`` shapes is finished (its boolean bodies too)."""
+        self._done += n
+        self._in_run = 0
+        self._shares.done(self._done)
 
     def send_piece(self) -> None:
         """Send what was made since the last piece, packed (``_packed``), and let go of it."""
@@ -399,6 +471,8 @@ class _SendingCollector(_Collector):
         before = len(self.ids)
         super().add(shape, copies)
         self._count_from(before)
+        self._in_run += 1
+        self._shares.done(self._done + self._in_run)
 
     def add_mesh(self, gid: str, verts: np.ndarray, faces: np.ndarray,
                  rgba: tuple[float, float, float, float] | None) -> None:
@@ -421,21 +495,13 @@ Piece = tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndar
 
 def _packed(ids: list[str], verts: list[np.ndarray], faces: list[np.ndarray], mats: list[np.ndarray]) -> Piece:
     """Meshes as a few large arrays and their counts (thousands of small arrays take many times longer to pickle
-    and unpickle); ``_unpacked`` gives them back."""
+    and unpickle); the parent's collector keeps them so (``_Collector.add_block``)."""
     nv = np.array([len(v) for v in verts], np.int64)
     nf = np.array([len(f) for f in faces], np.int64)
     cat_v = np.concatenate(verts) if verts else np.zeros((0, 3))
     cat_f = np.concatenate(faces) if faces else np.zeros((0, 3), np.int32)
     cat_m = np.concatenate(mats) if mats else np.zeros(0, np.int32)
     return ids, cat_v, nv, cat_f, nf, cat_m
-
-
-def _unpacked(piece: Piece) -> Iterator[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
-    ids, cat_v, nv, cat_f, nf, cat_m = piece
-    v_at = np.concatenate([[0], np.cumsum(nv)])
-    f_at = np.concatenate([[0], np.cumsum(nf)])
-    for i, gid in enumerate(ids):
-        yield (gid, cat_v[v_at[i]:v_at[i + 1]], cat_f[f_at[i]:f_at[i + 1]], cat_m[f_at[i]:f_at[i + 1]])
 
 
 def _sendable(copies: Copies) -> Told:
@@ -456,74 +522,116 @@ def _received(model: ifcopenshell.file, told: Told) -> Copies:
     return Copies(first=[model.by_id(i) for i in first], copies=placed)
 
 
+class UnsoundModel(ValueError):
+    """The model must not be given to the geometry kernel (``tessellate_passes``' ``sound`` said why)."""
+
+
+Sound = Callable[[], "str | None"]
+
+
+def _check(sound: Sound | None) -> None:
+    problem = sound() if sound is not None else None
+    if problem is not None:
+        raise UnsoundModel(problem)
+
+
 def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_instance],
                 group: Callable[[], Copies], openings: list[ifcopenshell.entity_instance],
                 collector: _Collector, booleans: bool, threads: int, progress: Progress, total: int,
                 bodiless: list[tuple[ifcopenshell.entity_instance, ifcopenshell.entity_instance]],
-                meanwhile: Callable[[], None] | None = None, placements: Placements | None = None) -> Copies:
+                meanwhile: Callable[[], None] | None = None, placements: Placements | None = None,
+                sound: Sound | None = None) -> Copies:
     """The fast pass over the shapes ``group()`` finds among ``products``, and ``openings``; returns that
     grouping. On a machine with two cores or more a forked child (``pyagent.forked``) groups the shapes
-    while this process does ``meanwhile``, tells it the groups, and makes every other shape (walls with
-    openings and furniture are shared alike) while this process makes the rest; the child's meshes are
-    added after this one's. Without a child (a small pass, one core, no fork) all of it here and
-    ``meanwhile`` is not called; a child that fails leaves its part, or all of it, to this process."""
+    while this process does ``meanwhile``, tells it the groups, and the two share the shapes out as each gets
+    free (``Shares``: the child takes from the front, this process from the back, in a few runs each); the
+    child's meshes are added after this one's. Without a child (a small pass, one core, no fork) all of it
+    here and ``meanwhile`` is not called; a child that fails leaves its part, or all of it, to this process."""
     def fast(items: Sequence[ifcopenshell.entity_instance], copies: Copies, into: _Collector = collector,
              told: Progress = progress) -> None:
         _fast_part(model, items, copies, into, booleans, threads, told, total, placements)
 
-    if len(products) + len(openings) < SPLIT_FROM or not can_fork():
+    def alone() -> Copies:  # all of it in this process
+        _check(sound)
         copies = group()
         fast(copies.first + openings, copies)
         return copies
 
+    if len(products) + len(openings) < SPLIT_FROM or not can_fork():
+        return alone()
+
     def work(send: Sender) -> None:
+        problem = sound() if sound is not None else None
+        if problem is not None:  # told instead of the groups: the parent refuses the file
+            send.tell(problem)
+            return
         copies = group()
-        send.tell(_sendable(copies))
-        own = _SendingCollector(send)
+        placed = None
+        if placements is not None:  # the ingest's too, which this process would otherwise work out meanwhile
+            placements.work_out(model.by_type("IfcProduct"))
+            placed = placements.packed()
+        items = copies.first + openings
+        shares.begin(len(items))
+        send.tell((_sendable(copies), placed))
+        own = _SendingCollector(send, shares)
         own.stand_in_for(bodiless)  # the same openings stand in for the same fillers
-        fast((copies.first + openings)[0::2], copies, own, no_progress)
+        # first a run that is surely the child's (this process reads the elements meanwhile), then half of
+        # what is left each time
+        run = shares.front(lambda left, _childs: left // 2 - left // 8)
+        while run:
+            fast([items[i] for i in run], copies, own, no_progress)
+            own.runs_done(len(run))
+            run = shares.front(_half_left)
         own.send_piece()
         colours = sorted(own.material_index, key=own.material_index.__getitem__)
         send((colours, own.copy_of, own.stood_in))
 
+    shares = Shares()
     try:
         child = Forked(work)
     except ForkFailed:
-        copies = group()
-        fast(copies.first + openings, copies)
-        return copies
+        shares.close()
+        return alone()
     try:
         if meanwhile is not None:
             meanwhile()
         try:
-            copies = _received(model, child.told())
+            word = child.told()
         except ForkFailed:  # the child ended before it had grouped the shapes: all of it here
             child.abandon()
-            copies = group()
-            fast(copies.first + openings, copies)
-            return copies
+            return alone()
+        if isinstance(word, str):
+            child.abandon()
+            raise UnsoundModel(word)
+        told, placed = word
+        copies = _received(model, told)
+        if placed is not None and placements is not None:
+            placements.add_packed(placed)
         items = copies.first + openings
-        theirs = items[0::2]
-        fast(items[1::2], copies)
+        # half of what would leave the child's runs and this process's equal (the child's run in hand counted):
+        # shapes differ in cost, and a later run evens out what this one misjudged
+        run = shares.back(lambda left, childs: (left + childs + 3) // 4)
+        while run:
+            fast([items[i] for i in run], copies)
+            run = shares.back(_half_left)
     except BaseException:
         child.abandon()
+        shares.close()
         raise
     try:
         got = list(child.results())
     except ForkFailed:
         got = []
+    theirs = shares.taken_by_child()
+    shares.close()
     if not got or not isinstance(got[-1], tuple):
-        fast(theirs, copies)
+        fast([items[i] for i in theirs], copies)
         return copies
     *pieces, (colours, copy_of, stood_in) = got
     lookup = np.array([collector.material_index.setdefault(tuple(c), len(collector.material_index))
                        for c in colours], np.int32)
-    for piece in pieces:
-        for gid, v, f, m in _unpacked(piece):  # a filler stands in under one opening only: none comes twice
-            collector.ids.append(gid)
-            collector.verts.append(v)
-            collector.faces.append(f)
-            collector.mats.append(lookup[m] if len(lookup) else m)
+    for ids, cat_v, nv, cat_f, nf, cat_m in pieces:  # a filler stands in under one opening only: none comes twice
+        collector.add_block((ids, cat_v, nv, cat_f, nf, lookup[cat_m] if len(lookup) else cat_m))
     collector.copy_of.update(copy_of)
     collector.stood_in |= stood_in
     progress("tessellate", min(len(collector.ids), total), total)
@@ -544,7 +652,7 @@ def booleans_in_first_pass() -> bool:
 def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
                       progress: Progress = no_progress, share: bool = True,
                       booleans: bool | None = None, placements: Placements | None = None,
-                      meanwhile: Callable[[], None] | None = None) -> Iterator[Pass]:
+                      meanwhile: Callable[[], None] | None = None, sound: Sound | None = None) -> Iterator[Pass]:
     """Tessellate every product with a body in two passes: first the fast kernel (``FAST_LIBRARY``)
     over all of them, then the hybrid kernel (``GEOMETRY_LIBRARY``) over only those the first could
     not do. Yields each pass as it ends; the second shares the first's origin and material table, and
@@ -560,7 +668,9 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
     left to the second pass on its own). ``booleans`` None: ``booleans_in_first_pass()``. ``placements``:
     a memo of world placements for this model that the sharing fills in (for the ingest to go on with).
     ``meanwhile``: the caller's own work, done during the first pass while a forked child makes part of it
-    (``pyagent.forked``); not called when the pass is made in this process alone."""
+    (``pyagent.forked``); not called when the pass is made in this process alone. ``sound``: for a model not
+    checked yet, what says why the kernel must not be given it (None when it may): called before any
+    geometry is made, by that child where there is one; ``UnsoundModel`` is raised with what it said."""
     if booleans is None:
         booleans = booleans_in_first_pass()
     products = _products(model)
@@ -573,12 +683,13 @@ def tessellate_passes(model: ifcopenshell.file, threads: int | None = None,
         return
     threads = threads or default_threads()
     total = len(products) + len(openings)
+    progress = _rising(progress)  # the split pass's runs count from where each began: never told going back
     progress("tessellate", 0, total)
     def group() -> Copies:
         return group_by_shape(model, products, placements) if share else Copies(first=products)
 
     copies = _first_pass(model, products, group, openings, collector, booleans, threads, progress, total, bodiless,
-                         meanwhile, placements)
+                         meanwhile, placements, sound)
     first = collector.take(None)
     got = set(first.ids)
     pending = [p for p in products if p.GlobalId not in got]

@@ -48,7 +48,7 @@ def test_the_split_pass_makes_the_same_building(path: Path, tmp_path: Path, monk
 
     monkeypatch.setattr(tessellate, "_fast_part", counted)
     split = _load(path, tmp_path, "split")
-    assert calls == [os.getpid()]  # this process made a part; the child's call happened in the child
+    assert calls and set(calls) == {os.getpid()}  # this process made runs of its own; the child's were in the child
     assert _facts(split) == _facts(alone)
     a, b = alone.meshes, split.meshes
     ia, ib = a.index(), b.index()
@@ -187,3 +187,56 @@ def test_a_glb_writer_that_dies_leaves_the_glb_to_the_parent(tmp_path: Path, mon
     real(loader._glb_parts(survived.building, survived.meshes), survived.meshes.materials, again,
          copies=survived.meshes.copy_of)
     assert survived.glb_path.read_bytes() == again.read_bytes()
+
+
+def test_shares_give_every_item_to_one_side_only() -> None:
+    """The child takes runs from the front and this process from the back, each as it gets free, until none
+    is left: every item is taken, once."""
+    shares = forked.Shares()
+
+    def work(send: forked.Sender) -> None:
+        shares.begin(100)
+        send.tell("begun")
+        while run := shares.front(lambda left, _childs: max(3, left // 4)):
+            send(list(run))
+            shares.done(run.stop)
+
+    child = Forked(work)
+    assert child.told() == "begun"
+    mine: list[int] = []
+    while run := shares.back(lambda left, childs: max(2, (left + childs) // 5)):
+        mine += run
+    theirs = [i for got in child.results() for i in got]
+    assert sorted(mine + theirs) == list(range(100))  # all taken, none twice
+    assert shares.taken_by_child() == range(0, len(theirs)) and theirs == list(range(len(theirs)))
+    assert sorted(mine) == list(range(len(theirs), 100))  # this process from the back
+    shares.close()
+
+
+def test_a_reference_loop_is_refused_by_the_child_before_any_geometry(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large file is checked for reference loops by the forked child (while this process reads the
+    elements), before either process gives the kernel anything; the file is refused with the clear message."""
+    import ifcopenshell
+
+    model = ifcopenshell.open(str(DUPLEX))
+    placement = next(p for p in model.by_type("IfcLocalPlacement") if p.PlacementRelTo is not None)
+    placement.PlacementRelTo.PlacementRelTo = placement  # a placement relative to one relative to it
+    looped = tmp_path / "looped.ifc"
+    model.write(str(looped))
+    checked_in = tmp_path / "checked-in"
+    real = loader.unsound
+
+    def noted(opened: Any) -> str | None:
+        with open(checked_in, "a", encoding="ascii") as fh:
+            fh.write(f"{os.getpid()}\n")
+        return real(opened)
+
+    monkeypatch.setattr(loader, "unsound", noted)
+    made: list[int] = []
+    monkeypatch.setattr(tessellate, "_fast_part", lambda *a, **k: made.append(1))
+    with pytest.raises(loader.IfcLoadError, match="round in a loop"):
+        _load(looped, tmp_path, "looped")
+    assert made == []  # nothing was tessellated here
+    assert checked_in.read_text().split() != [str(os.getpid())]  # the child checked it, not this process
+    assert len(checked_in.read_text().split()) == 1
