@@ -51,6 +51,14 @@ ON_OUTLINE_M = 0.4
 NAME_TAIL = re.compile(r"(?:\s(?:w/?|with|mit|con|avec|and|und|y|et|\+|&)\s|[_\-](?:w|with|mit|avec|con)[_\-]).*$")
 
 
+def _plan_share(bmin: np.ndarray, bmax: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """For each box (rows of ``bmin``/``bmax``, in plan), how much of the smaller of it and the box ``lo``-``hi``
+    the two share (1 where either has no area in plan)."""
+    inter = np.prod(np.clip(np.minimum(bmax, hi) - np.maximum(bmin, lo), 0.0, None), axis=1)
+    smaller = np.minimum(np.prod(bmax - bmin, axis=1), float(np.prod(hi - lo)))
+    return np.where(smaller > 1e-9, inter / np.maximum(smaller, 1e-9), 1.0)
+
+
 class SelectionError(Exception):
     """The selector cannot be resolved; the message is for the user."""
 
@@ -602,6 +610,17 @@ class Resolver:
         room; the only one on the user's floor; for rooms, one far nearer than the others; else ask."""
         room = self.ctx.user_room()
         spaces = all(self.b.elements[self.sp.ids[r]].ifc_class == "IfcSpace" for r in rows)
+        way = [r["rel"] for r in sel.get("relations") or []]
+        if spaces and way in (["above"], ["below"]):  # "the room above the kitchen": the one on the next floor
+            # up (down), not one under the roof two floors higher
+            storeys = [self.b.storey(self.b.elements[self.sp.ids[r]].storey) for r in rows]
+            levels = [st.index for st in storeys if st is not None]
+            if len(levels) == len(rows):
+                nearest = min(levels) if way == ["above"] else max(levels)
+                next_floor = rows[[lv == nearest for lv in levels]]
+                if len(next_floor) == 1:
+                    return next_floor
+                rows = next_floor
         if room is not None:
             local = rows[[self.b.elements[self.sp.ids[r]].room == room or room in self.b.elements[self.sp.ids[r]].sides
                           for r in rows]]
@@ -749,12 +768,21 @@ class Resolver:
                         lo[:2] -= OVER_THIN_SLACK_M                 # starts at the wall's face
                         hi[:2] += OVER_THIN_SLACK_M
                     overlap = np.all(sp.bmax[rows, :2] > lo[:2], axis=1) & np.all(sp.bmin[rows, :2] < hi[:2], axis=1)
+                    if kind == "above":  # a roof's overhang, a slab's edge: too little of either's plan over the
+                        # other (under a thing, the footings along its edges carry it all the same)
+                        overlap &= _plan_share(sp.bmin[rows, :2], sp.bmax[rows, :2], lo[:2], hi[:2]) >= STACKED_SHARE
                     if self.b.elements[sp.ids[a]].ifc_class == "IfcSpace":  # rooms over a room: by their plans
                         for i in np.nonzero(overlap)[0]:  # (an L-shaped room's box covers rooms it does not)
                             other = sp.ids[rows[i]]
                             if self.b.elements[other].ifc_class == "IfcSpace":
                                 overlap[i] = self._plan_shared(sp.ids[a], other) >= STACKED_SHARE
-                    vert = sp.bmin[rows, 2] >= hi[2] - 0.05 if kind == "above" else sp.bmax[rows, 2] <= lo[2] + 0.05
+                    # a pitched roof's eaves sit below the top of the room under it: over it all the same where
+                    # its middle is above that top and its lowest point above the room's middle height
+                    mid, centre = 0.5 * (lo[2] + hi[2]), 0.5 * (sp.bmin[rows, 2] + sp.bmax[rows, 2])
+                    if kind == "above":
+                        vert = (sp.bmin[rows, 2] >= hi[2] - 0.05) | ((centre >= hi[2]) & (sp.bmin[rows, 2] >= mid))
+                    else:
+                        vert = (sp.bmax[rows, 2] <= lo[2] + 0.05) | ((centre <= lo[2]) & (sp.bmax[rows, 2] <= mid))
                     keep |= overlap & vert
                 return rows[keep], False
             if kind in ("north", "south", "east", "west"):

@@ -339,8 +339,12 @@ class Lexicon:
                 for w in words:
                     lex.kinds[w] = kind
                 lex.kinds[kind] = kind
-        for kind in KIND_WORDS:
+        for kind, words in KIND_WORDS.items():  # a kind none has is still a thing one may ask about ("is there a
+            # dish washer"), by its own word and the words of more than one word (which mean nothing else)
             lex.kinds.setdefault(kind, kind)
+            for w in words:
+                if " " in w:
+                    lex.kinds.setdefault(w, kind)
         # Element names (distinctive ones only: not the type strings shared by many).
         for e in b.products():
             if e.name and 3 <= len(e.name) <= 40:

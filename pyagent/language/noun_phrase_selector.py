@@ -352,11 +352,27 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             and "order" not in sel and (sel.get("relations") or sel.get("storey")) and not room_as_target:
         sel["order"] = phrase.sizes[0]  # "the big garage door": the biggest of the doors there; "the big room
         sel["limit"] = 1  # upstairs": the biggest room there
+    if phrase.demonstratives and head is not None and head.kind in ("class", "kind") and not head.plural \
+            and not phrase.quantifiers and not relations and room is None \
+            and not set(sel.get("class") or ()) & _ALL_AROUND \
+            and not any(k in sel for k in ("ref", "ids", "name", "storey", "order", "ordinal", "where")):
+        # "that window", "this door": the one just spoken of where it is one, else the one before the user's eyes
+        # (of several: "this roof" of a house with one is that roof)
+        it = [parser.building.elements[g] for g in ctx.scene.it() if g in parser.building.elements]
+        if len(it) == 1 and "class" in sel and it[0].ifc_class in sel["class"]:
+            sel = {"ref": "it"}
+        elif len(ctx.scene.peek({k: v for k, v in sel.items() if k in ("class", "kind")})) > 1:
+            sel.update({"relations": [{"rel": "in_front"}], "order": "nearest", "limit": 1})
     if sel.get("class") == [] and "kind" not in sel:
         sel.pop("class")
     if other_unit:  # "the rooms next door": not the rooms of the user's unit (things of the same class or kind)
         sel["except"] = {**{k: sel[k] for k in ("class", "kind") if k in sel}, "relations": [{"rel": "unit"}]}
     return sel
+
+
+#: Classes one stands in, on or under rather than looks at: "this roof", "this floor" is not the one in front.
+_ALL_AROUND = frozenset({"IfcRoof", "IfcSlab", "IfcCovering", "IfcSite", "IfcBuilding", "IfcBuildingStorey",
+                         "IfcSpace", "IfcStair", "IfcStairFlight"})
 
 
 def _sized(room: Selector, ids: list[str], size: str | None) -> Selector:

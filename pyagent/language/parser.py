@@ -230,6 +230,37 @@ class ClauseError(Exception):
 ClauseHook = Callable[[str, "ParseContext", "list[Step]"], "list[Step] | None"]
 
 
+#: A follow-up that asks the last question of the whole building ("and in the whole building?", "what about
+#: overall?", "and in total?").
+_WHOLE_BUILDING = re.compile(
+    r"(ok |okay |so )?(and|what about|how about|and what about|and how about|and now)? ?"
+    r"((in|for|across|throughout|of|over) (the whole|the entire|all of the|all the|the full|the)|the whole|the entire) "
+    r"(building|house|model|project|place|complex|block|duplex|terrace|scheme)"
+    r"( (in total|altogether|overall|together|combined|as a whole))?"
+    r"|(ok |okay |so )?(and|what about|how about|and what about) (in total|altogether|overall|all together|everywhere|"
+    r"in all|all told|combined|across the board)")
+
+
+def _unscoped(last: list[Step]) -> list[Step] | None:
+    """The last steps with their targets no longer kept to a dwelling, storey or room; None when nothing of
+    them was so kept (then the follow-up means something else)."""
+    steps: list[Step] = []
+    changed = False
+    for s in last:
+        s2 = copy.deepcopy(s)
+        base = s2.get("target")
+        if isinstance(base, dict):
+            rels = [r for r in base.get("relations", []) if r["rel"] not in ("unit", "in", "on_floor")]
+            changed |= len(rels) != len(base.get("relations", [])) or "storey" in base or "room" in base
+            base.pop("storey", None)
+            base.pop("room", None)
+            base.pop("relations", None)
+            if rels:
+                base["relations"] = rels
+        steps.append(s2)
+    return steps if changed else None
+
+
 class Parser:
     def __init__(self, lexicon: Lexicon, hooks: Sequence[ClauseHook] = ()) -> None:
         self.lex = lexicon
@@ -356,6 +387,10 @@ class Parser:
                                 and not set(p.split()) & set(VERBS_AFTER_AND) for p in rest):
                     try:
                         got = self._clause(first, ctx, steps)
+                        verb = re.match(r"(?P<v>.+?) (the|all the|those|these|any) ", first)
+                        if got is None and verb is not None:  # "isolate the roof timbers , the joists and
+                            # purlins": the things said again in words this building knows
+                            got = self._clause(f"{verb.group('v')} {' and '.join(rest)}", ctx, steps)
                     except ClauseError as exc:
                         return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
             if got is None:
@@ -1726,6 +1761,8 @@ class Parser:
         other = self._the_other(c, last, ctx)
         if other is not None:
             return other
+        if _WHOLE_BUILDING.fullmatch(c):  # "and in the whole building?": the last question, nowhere in particular
+            return _unscoped(last)
         meant = re.fullmatch(r"(i meant|i mean|i said|make that|not (that|those|them|it) ,?)( (just|only))? "
                              r"(?P<np>.+)", c)
         if meant is not None:  # "no, I meant the windows": the last request on those instead

@@ -25,6 +25,10 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         if len(others) == 1:
             a, b = ctx.building.elements[others[0]].label(), ctx.building.elements[target["ids"][0]].label()
             return bool(ids), say("joined_yes" if ids else "joined_no", a=a, b=b), ids
+    if target.get("ids") and len(target["ids"]) == 1 and [r.get("rel") for r in rels] == ["reachable"]:
+        # "can I get into the kitchen from here without going outside?": say which room
+        room = ctx.building.elements[target["ids"][0]].label()
+        return bool(ids), say("reach_yes" if ids else "reach_no", room=room), ids
     if "step" in target:  # whether the things an earlier step found hold a test
         things = ex.targets(ctx, {"step": target["step"]}, allow_empty=True)
         return _holds(ctx, target, things, ids)

@@ -1,0 +1,188 @@
+"""Requests with something said around them, read as what they ask, on real files: a reason after the request
+("..., we're not keeping it", "... so we remember ...", "... while you're at it"), a place said first ("from this
+flat, ...", "from this bedroom, ..."), a question said as a statement ("in this kitchen, there is a dish
+washer?"), a thing said again in the building's own words ("the roof timbers, the joists and purlins"), a
+correction of the thing put somewhere ("a plant ... no, sorry, an armchair"), "that window" before one's eyes,
+a follow-up of the whole building, the room directly above, the roof over a room, "down to the cellar", whether
+a room can be reached, "closer to me" for a thing on one's left, and everything brought back after "just the
+walls"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import ifcopenshell
+import pytest
+from lang_support import standing_at
+
+from pyagent.language import evaluate as ev
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILDINGS = Path(__file__).resolve().parent / "buildings"
+REAL = ev.real_dir()
+needs_real = pytest.mark.skipif(REAL is None, reason="the shared real buildings are not beside this checkout")
+SAMPLE_HOUSE = "buildings/revit2015_samplehouse.ifc"
+BUNGALOW = "buildings/blenderbim_creative-freedom.ifc"
+QUANTITIES = "buildings/revit2008_quantities.ifc"
+SMILEY = "buildings/archicad11_smiley-west.ifc"
+HOM = "buildings/blenderbim_example-hom.ifc"
+NIEDRIHA = "buildings/archicad9_niedriha.ifc"
+
+
+@pytest.fixture(scope="module")
+def sessions() -> ev.Sessions:
+    return ev.Sessions(use_llm=False)
+
+
+# (building, where the user stands or None, said with more around it, said plainly, what must be equal)
+SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str, str]] = [
+    (SAMPLE_HOUSE, (-3.0, 1.5, 1.6, 90.0), "Get rid of the piano, we're not keeping it.", "delete the piano", "state"),
+    (BUNGALOW, (-1.0, 1.5, 1.6, 270.0), "In this kitchen, there is a dish washer?", "is there a dishwasher",
+     "value"),
+    (QUANTITIES, None, "Please, how much is the floor area of the small offices all together?",
+     "what is the total floor area of the small offices", "value"),
+    ("duplex.ifc", (7.3, -14.0, 1.6, 90.0),
+     "From this flat, how many ways out are there at ground level? I mean doors that go straight outside.",
+     "how many outside doors are there on the ground floor in this flat", "value"),
+    (SMILEY, (3.0, 4.0, 1.35, 0.0), "colour the bathrooms in the house at the east end blue, please",
+     "colour the bathrooms in the east house blue", "program"),
+    (BUNGALOW, (-2.0, 6.0, 1.6, 0.0), "Show me just the roof timbers, the joists and purlins, nothing else.",
+     "isolate the joists and the purlins", "state"),
+    (HOM, (6.0, 5.7, 1.6, 0.0), "which of the downstairs rooms gets the most windows?",
+     "which room downstairs has the most windows", "value"),
+    (SAMPLE_HOUSE, (4.5, 2.5, 1.6, 180.0), "From this bedroom, how far is it on foot to the front door?",
+     "how far is the walk to the front door", "value"),
+    ("buildings/revit2020chs_basic-demo.ifc", None, "Please, the big bedroom, how many square meter it have?",
+     "what is the area of the biggest bedroom", "value"),
+    (NIEDRIHA, (8.8, 9.5, 1.6, 180.0),
+     "If there's a fire in this garage, can you get from here into the kitchen without going outside?",
+     "is the kitchen reachable from here", "value"),
+    (HOM, (6.0, 5.7, 4.475, 180.0), "what's behind the door on my left?", "where does the door on my left lead",
+     "value"),
+]
+
+
+def _run(sessions: ev.Sessions, ifc: str, pose: tuple[float, float, float, float] | None, said: str) -> Any:
+    s = standing_at(sessions, ifc, *pose) if pose else sessions.fresh(ifc)
+    return s, s.say(said)
+
+
+@pytest.mark.parametrize(("ifc", "pose", "loose", "plain", "same"), SAID_PLAINLY,
+                         ids=[c[2][:40] for c in SAID_PLAINLY])
+def test_said_around_is_said_plainly(sessions: ev.Sessions, ifc: str, pose: tuple[float, float, float, float] | None,
+                                     loose: str, plain: str, same: str) -> None:
+    s1, r1 = _run(sessions, ifc, pose, loose)
+    s2, r2 = _run(sessions, ifc, pose, plain)
+    assert r2.ok, (plain, r2.answer)
+    assert r1.ok, (loose, r1.answer)
+    if same == "value":
+        assert r1.value == r2.value, (r1.value, r2.value)
+    elif same == "program":
+        assert r1.program == r2.program, (r1.program, r2.program)
+    else:
+        assert s1.scene.hidden == s2.scene.hidden
+        assert s1.scene.deleted == s2.scene.deleted
+        assert s1.scene.hidden or s1.scene.deleted
+
+
+def _named(path: Path, *starts: str) -> set[str]:
+    model = ifcopenshell.open(str(path))
+    return {str(e.GlobalId) for e in model.by_type("IfcProduct") if (e.Name or "").upper().startswith(starts)}
+
+
+def test_the_formwork_and_the_lifting_eyes_are_the_things_so_named(sessions: ev.Sessions) -> None:
+    """MiniProject is Dutch: its formwork is "BEKISTING", its lifting eyes "HIJSOOG DIAM.60"."""
+    s = sessions.fresh("MiniProject.ifc")
+    r = s.say("Get rid of the formwork and the lifting eyes for now, I just want to see the actual precast pieces.")
+    assert r.ok and [st["op"] for st in r.program["steps"]] == ["hide", "hide"], r.program
+    bodies = {g for g, e in s.building.elements.items() if e.has_geometry}
+    named = _named(ROOT / "ifc" / "MiniProject.ifc", "BEKISTING", "HIJSOOG") & bodies
+    assert len(named) == 288 + 22 and s.scene.hidden == named
+
+
+def test_the_roof_over_the_garage_is_not_the_house_roof_overhanging_it(sessions: ev.Sessions) -> None:
+    """The Niedriha garage's roof is two pitched slabs whose eaves sit below the top of the garage's space; the
+    house roof's box overhangs the garage's edge by half a metre."""
+    s = standing_at(sessions, NIEDRIHA, 8.8, 9.5, 1.6, 180.0)
+    r = s.say("Hide the roof over the garage for me.")
+    assert r.ok and s.scene.hidden == _named(BUILDINGS / "archicad9_niedriha.ifc", "PROOF-22", "PROOF-23")
+
+
+def test_whether_a_room_can_be_reached_says_which_room(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, NIEDRIHA, 8.8, 9.5, 1.6, 180.0)  # the garage: its only door leads outside
+    r = s.say("can I get into the kitchen from here without going outside?")
+    assert r.ok and r.value is False and "Kochen cannot be reached" in r.answer, r.answer
+
+
+def test_the_room_directly_above_is_on_the_next_floor_up(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, HOM, 6.0, 5.7, 1.6, 0.0)
+    r = s.say("Which room sits directly above the kitchen?")
+    assert r.ok and len(r.value) == 1, r.answer
+    kitchen = next(e for e in s.building.elements.values() if e.ifc_class == "IfcSpace" and e.name == "Kitchen5")
+    above = s.building.elements[r.value[0]]
+    index = {st.id: st.index for st in s.building.storeys}
+    assert index[above.storey] == index[kitchen.storey] + 1  # not the attic two floors up
+    assert above.bbox_min[0] < kitchen.bbox_max[0] and kitchen.bbox_min[0] < above.bbox_max[0]
+
+
+def test_that_window_is_the_one_before_ones_eyes_and_the_thing_put_is_the_one_said_last(
+        sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, BUNGALOW, 2.5, 6.5, 7.2, 90.0)
+    r = s.say("Put a plant next to that window. No, sorry, an armchair.")
+    assert r.ok, r.answer
+    step = r.program["steps"][0]
+    assert step["asset"] == "armchair" and step["anchor"]["relations"] == [{"rel": "in_front"}], step
+    assert [p["asset"] for p in s.scene.props] == ["armchair"]
+
+
+def test_the_whole_building_after_a_question_about_ones_flat(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(ROOT / "ifc" / "duplex.ifc"))
+    bedrooms = [sp for sp in model.by_type("IfcSpace") if "Bedroom" in (sp.LongName or sp.Name or "")]
+    s = standing_at(sessions, "duplex.ifc", 7.3, -14.0, 1.6, 90.0)
+    assert s.say("How many bedrooms does this unit have?").value == len(bedrooms) // 2
+    r = s.say("ok and in the whole building, both halves together?")
+    assert r.ok and r.value == len(bedrooms) == 4, r.answer
+
+
+def test_down_to_the_cellar_is_a_floor_down(sessions: ev.Sessions) -> None:
+    """Smiley West's cellar rooms (ten "Kellerraum") are all on its lowest storey, "KG"."""
+    s = standing_at(sessions, SMILEY, 3.0, 4.5, 1.35, 90.0)
+    r = s.say("take me down to the cellar")
+    assert r.ok and r.program == {"steps": [{"op": "change_floor", "by": -1}]}, r.program
+    here = s.building.storey(s.view().user_storey())
+    assert here is not None and here.name == "KG"
+
+
+def test_a_reason_after_a_colour_and_a_remark_after_a_follow_up(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, QUANTITIES, -5.0, -3.0, 1.6, 180.0)
+    door = s.say("how wide is that door?")
+    assert door.ok, door.answer
+    r = s.say("ok, make it red so we remember it still needs a fire rating")
+    coloured = [s.building.elements[g] for g in s.scene.colors]
+    assert r.ok and [e.ifc_class for e in coloured] == ["IfcDoor"], r.answer
+    s = sessions.fresh(SAMPLE_HOUSE)
+    assert s.say("Hide all the chairs.").ok
+    r = s.say("and the tables too while you're at it")
+    assert r.ok and r.program["steps"][0]["op"] == "hide" and r.program["steps"][0]["target"].get("kind") == "table"
+
+
+@needs_real
+def test_things_in_this_restaurant_and_a_thing_on_ones_left_brought_closer(sessions: ev.Sessions) -> None:
+    sample = "real/revit2021_tested_sample_project.ifc"
+    s = standing_at(sessions, sample, 0.0, -2.0, 1.6, 90.0)
+    r = s.say("How much chairs there is in this restaurant?")
+    assert r.ok and r.value == s.say("how many chairs are there").value == 28, r.answer
+    r = s.say("pull the table on my left fifty centimetres closer to me")
+    assert r.ok and r.program["steps"][0]["direction"] == "right", r.program  # towards the user, who faces +Y
+
+
+@needs_real
+def test_everything_brought_back_after_just_the_walls_includes_the_terrain(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("real/ifcopenshell_IfcOpenHouse_IFC4.ifc")
+    assert s.say("Show me just the walls.").ok
+    site = {g for g, e in s.building.elements.items() if e.ifc_class == "IfcSite" and e.has_geometry}
+    assert site and site <= s.scene.hidden
+    r = s.say("OK, bring everything back, and hide the roof instead.")
+    roof = {g for g, e in s.building.elements.items() if e.ifc_class == "IfcRoof" or e.whole_class == "IfcRoof"}
+    assert r.ok and roof and s.scene.hidden == roof, r.answer
