@@ -588,45 +588,47 @@ def _first_pass(model: ifcopenshell.file, products: list[ifcopenshell.entity_ins
 
     shares = Shares()
     try:
-        child = Forked(work)
-    except ForkFailed:
-        shares.close()
-        return alone()
-    try:
-        if meanwhile is not None:
-            meanwhile()
         try:
+            child = Forked(work)
+        except ForkFailed:
+            return alone()
+        try:
+            if meanwhile is not None:
+                meanwhile()
             word = child.told()
         except ForkFailed:  # the child ended before it had grouped the shapes: all of it here
             child.abandon()
             return alone()
-        if isinstance(word, str):
+        except BaseException:
+            child.abandon()
+            raise
+        if isinstance(word, str):  # the file cannot be used: the child made nothing
             child.abandon()
             raise UnsoundModel(word)
-        told, placed = word
-        copies = _received(model, told)
-        if placed is not None and placements is not None:
-            placements.add_packed(placed)
-        items = copies.first + openings
-        # half of what would leave the child's runs and this process's equal (the child's run in hand counted):
-        # shapes differ in cost, and a later run evens out what this one misjudged
-        run = shares.back(lambda left, childs: (left + childs + 3) // 4)
-        while run:
-            fast([items[i] for i in run], copies)
-            run = shares.back(_half_left)
-    except BaseException:
-        child.abandon()
+        try:
+            told, placed = word
+            copies = _received(model, told)
+            if placed is not None and placements is not None:
+                placements.add_packed(placed)
+            items = copies.first + openings
+            # half of what would leave the child's runs and this process's equal (the child's run in hand
+            # counted): shapes differ in cost, and a later run evens out what this one misjudged
+            run = shares.back(lambda left, childs: (left + childs + 3) // 4)
+            while run:
+                fast([items[i] for i in run], copies)
+                run = shares.back(_half_left)
+        except BaseException:
+            child.abandon()
+            raise
+        try:
+            got = list(child.results())
+        except ForkFailed:
+            got = []
+        if not got or not isinstance(got[-1], tuple):  # the child failed: what it took is made here
+            fast([items[i] for i in shares.taken_by_child()], copies)
+            return copies
+    finally:
         shares.close()
-        raise
-    try:
-        got = list(child.results())
-    except ForkFailed:
-        got = []
-    theirs = shares.taken_by_child()
-    shares.close()
-    if not got or not isinstance(got[-1], tuple):
-        fast([items[i] for i in theirs], copies)
-        return copies
     *pieces, (colours, copy_of, stood_in) = got
     lookup = np.array([collector.material_index.setdefault(tuple(c), len(collector.material_index))
                        for c in colours], np.int32)

@@ -22,7 +22,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "member": ("IfcMember",), "rafter": ("IfcMember",), "brace": ("IfcMember",), "strut": ("IfcMember",),
     "mullion": ("IfcMember",), "transom": ("IfcMember",),
     "furniture": ("IfcFurnishingElement", "IfcFurniture"), "furnishing": ("IfcFurnishingElement", "IfcFurniture"),
-    "covering": ("IfcCovering",), "ceiling": ("IfcCovering",), "footing": ("IfcFooting",),
+    "covering": ("IfcCovering",), "ceiling": ("IfcCeiling",), "footing": ("IfcFooting",),
     "foundation": ("IfcFooting",),
     # coverings by their predefined type (``class_matches``: a covering typed CLADDING is an "IfcCladding")
     "cladding": ("IfcCladding",), "wall finish": ("IfcCladding",), "wall lining": ("IfcCladding",),

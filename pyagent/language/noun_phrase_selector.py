@@ -127,6 +127,9 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     for r in phrase.relations:
         if r.rel == "connecting":  # "the door that connects the hall and the kitchen": in both
             said_relations += [Relation("in", r.anchor, words="in"), Relation("in", r.other, words="in")]
+        elif r.rel == "other_unit" and r.words == "next door" and rooms_asked and _one_dwelling(ctx):
+            # "the room next door" in a building of one dwelling (an office): a room beside the user's
+            relations.append({"rel": "adjacent", "of": {"class": ["IfcSpace"], "room": "mine"}})
         elif r.rel == "other_unit":  # "the kitchen in the other unit": anywhere but the user's own unit
             other_unit = True
         elif r.rel.startswith("unit_") and r.anchor is None:  # "in the east flat": that dwelling
@@ -327,6 +330,19 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         if phrase.unknown_place_classes and "IfcSpace" not in phrase.unknown_place_classes:
             raise NotCovered("a word before a noun that is no room ('in the garage wall')")
         sel["room"] = place  # the answer says there is no such room and names the rooms there are
+    glazed = [w for w in sel.get("where", []) if w.get("key") == "material" and "glas" in str(w.get("value")).lower()]
+    if glazed and set(sel.get("class") or ()) <= {"IfcDoor", "IfcWindow"} and sel.get("class") \
+            and not ctx.scene.peek({**sel, "relations": relations} if relations else sel):
+        # "the glass terrace doors" where no door's material says glass (a door's glazing is seldom its
+        # material): the doors said, glass or not
+        rest = [w for w in sel["where"] if w not in glazed]
+        plain = {**{k: v for k, v in sel.items() if k != "where"}, **({"where": rest} if rest else {})}
+        if ctx.scene.peek({**plain, "relations": relations} if relations else plain):
+            sel = plain
+    mine = {"class": ["IfcSpace"], "room": "mine"}
+    if {"rel": "adjacent", "of": mine} in relations:  # "the room next door on the north side": of the user's room
+        relations = [{**r, "of": mine} if r["rel"] in ("north", "south", "east", "west") and "of" not in r else r
+                     for r in relations]
     if relations:
         sel["relations"] = relations[:4]
     if not noun_found and not sel.get("ref") and not relations and not sel.get("name"):
@@ -373,6 +389,12 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
 #: Classes one stands in, on or under rather than looks at: "this roof", "this floor" is not the one in front.
 _ALL_AROUND = frozenset({"IfcRoof", "IfcSlab", "IfcCovering", "IfcSite", "IfcBuilding", "IfcBuildingStorey",
                          "IfcSpace", "IfcStair", "IfcStairFlight"})
+
+
+def _one_dwelling(ctx: ParseContext) -> bool:
+    """Is the building one dwelling (every room in the user's)?"""
+    rooms = set(ctx.scene.peek({"class": ["IfcSpace"]}))
+    return bool(rooms) and rooms <= set(ctx.scene.peek({"class": ["IfcSpace"], "relations": [{"rel": "unit"}]}))
 
 
 def _sized(room: Selector, ids: list[str], size: str | None) -> Selector:

@@ -62,7 +62,7 @@ NAME_WORDS: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "data" / "n
     encoding="utf-8"))
 
 FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|hmm+|yeah|yep|so(?! (that )?(i|we|you) (can|could)\b)|"
-           r"well|(?<!for )now|quickly|for me|thanks|thank you|let us|i think|i guess|i suppose|"
+           r"(?<!as )well|(?<!for )now|quickly|for me|thanks|thank you|let us|i think|i guess|i suppose|"
            r"i am not (sure|certain)( ?,)?( but)?|sort of|kind of(?= (a|an|the|like|make|hide|show|take|go)\b)|"
            r"like(?= ,| \d| (take|go|show|hide|make|how|what|where|which|walk|move|turn|put|paint|color)\b)|"
            r"(?<=,)like\b|(?<=, )like\b|"

@@ -28,6 +28,10 @@ QUANTITIES = "buildings/revit2008_quantities.ifc"
 SMILEY = "buildings/archicad11_smiley-west.ifc"
 HOM = "buildings/blenderbim_example-hom.ifc"
 NIEDRIHA = "buildings/archicad9_niedriha.ifc"
+MULTIZONE = "buildings/archicad18_multizone-office.ifc"
+ROOFTOP = "buildings/archicad20_rooftop-4zones.ifc"
+ALLPLAN = "buildings/allplan2016_haus1-1og.ifc"
+GRETHE = "buildings/revit2019_grethes-hus.ifc"
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +64,27 @@ SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str
      "is the kitchen reachable from here", "value"),
     (HOM, (6.0, 5.7, 4.475, 180.0), "what's behind the door on my left?", "where does the door on my left lead",
      "value"),
+    (MULTIZONE, (9.5, 4.0, 1.6, 180.0), "Colour the gents' toilets red. No, wait, the ladies'.",
+     "colour the ladies toilets red", "state"),
+    ("buildings/autocadarch2012_bpi-office.ifc", (75.0, 43.0, 1.6, 90.0),
+     "how many windows are there in the glass wall between us and the corridor",
+     "how many windows are there between this room and the corridor", "value"),
+    (ROOFTOP, (13.0, -3.0, 1.6, 180.0), "hide the walls round the bathroom so i can see whats in there",
+     "hide the walls of the bathroom", "state"),
+    (ROOFTOP, (15.0, -3.5, 1.6, 180.0), "How many of those big glass terrace doors are there?",
+     "how many terrace doors are there", "value"),
+    ("MiniProject.ifc", (22.0, 15.0, 1.6, 90.0), "How many piles has this building got in the foundation?",
+     "how many piles are there", "value"),
+    ("MiniProject.ifc", (22.0, 15.0, 1.6, 90.0), "whats the distance to the closest column from where im standing",
+     "how far is the closest column", "value"),
+    (ALLPLAN, (37.5, 152.5, 3.78, 0.0), "What flooring have we got in the stairwell?",
+     "what is the floor finish in the stairwell", "value"),
+    (GRETHE, (31.0, 19.0, 1.6, 0.0), "Can you colour the windows of the east living room blue?",
+     "colour the windows of the living room on the east side blue", "state"),
+    (GRETHE, (31.0, 19.0, 1.6, 0.0), "How many kitchen cabinets are there in total, across both kitchens?",
+     "how many cabinets are there in the kitchens", "value"),
+    ("buildings/renga_house.ifc", (3.1, -4.6, 1.6, 90.0), "This door in front of me, how much wide it is?",
+     "how wide is the door in front of me", "value"),
 ]
 
 
@@ -83,7 +108,8 @@ def test_said_around_is_said_plainly(sessions: ev.Sessions, ifc: str, pose: tupl
     else:
         assert s1.scene.hidden == s2.scene.hidden
         assert s1.scene.deleted == s2.scene.deleted
-        assert s1.scene.hidden or s1.scene.deleted
+        assert s1.scene.colors == s2.scene.colors
+        assert s1.scene.hidden or s1.scene.deleted or s1.scene.colors
 
 
 def _named(path: Path, *starts: str) -> set[str]:
@@ -186,3 +212,37 @@ def test_everything_brought_back_after_just_the_walls_includes_the_terrain(sessi
     r = s.say("OK, bring everything back, and hide the roof instead.")
     roof = {g for g, e in s.building.elements.items() if e.ifc_class == "IfcRoof" or e.whole_class == "IfcRoof"}
     assert r.ok and roof and s.scene.hidden == roof, r.answer
+
+
+def test_the_ceilings_are_the_coverings_typed_so(sessions: ev.Sessions) -> None:
+    """The Allplan house's coverings are claddings, floorings and ceilings (predefined types)."""
+    model = ifcopenshell.open(str(BUILDINGS / "allplan2016_haus1-1og.ifc"))
+    ceilings = {str(c.GlobalId) for c in model.by_type("IfcCovering") if c.PredefinedType == "CEILING"}
+    s = standing_at(sessions, ALLPLAN, 32.5, 146.0, 3.78, 90.0)
+    r = s.say("hide all the ceilings i want to look into the rooms from above")
+    bodies = {g for g, e in s.building.elements.items() if e.has_geometry}
+    assert r.ok and len(ceilings) == 20 and s.scene.hidden == ceilings & bodies, r.answer
+
+
+def test_the_room_next_door_in_an_office_is_a_room_beside_ones_own(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, MULTIZONE, 12.7, 14.5, 1.6, 180.0)
+    r = s.say("What's the room next door on the north side called?")
+    here = s.building.elements[s.view().user_room() or ""]
+    assert r.ok and r.program["steps"][0]["target"]["relations"][0]["rel"] == "adjacent", r.program
+    other = next(e for e in s.building.spaces() if r.value in (e.name, e.long_name))
+    assert other.centre[1] > here.centre[1]  # north of the user's room
+
+
+def test_a_count_and_mark_them_in_a_colour(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/renga_house.ifc")
+    r = s.say("How many windows does the garage have? And mark them in yellow.")
+    assert r.ok and r.value == len(s.scene.colors) > 0, r.answer
+
+
+def test_a_colour_corrected_and_said_again_with_why(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "duplex.ifc", 1.5, -3.0, 1.6, 0.0)
+    assert s.say("hide the doors").ok
+    r = s.say("actually make them yellow. no wait, orange, orange is better")
+    plain = standing_at(sessions, "duplex.ifc", 1.5, -3.0, 1.6, 0.0)
+    assert plain.say("hide the doors").ok
+    assert r.ok and r.program == plain.say("make them orange").program, r.program
