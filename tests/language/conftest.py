@@ -23,3 +23,10 @@ def _real_buildings_or_skip(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
         monkeypatch.setattr(ev, "ifc_path", ifc_path)
     yield
+
+
+@pytest.fixture(scope="module")
+def sessions() -> ev.Sessions:
+    """Sessions on the test buildings without the language model, shared by a module's tests (a module may
+    make its own)."""
+    return ev.Sessions(use_llm=False)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from pyagent.language import evaluate as ev
 from pyagent.model import Pose
@@ -13,3 +16,9 @@ def standing_at(sessions: ev.Sessions, ifc: str, x: float, y: float, z: float, y
     s = sessions.fresh(ifc)
     s.set_pose(Pose.from_json({"position": [x, y, z], "yaw": yaw, "pitch": 0.0}))
     return s
+
+
+#: The checkout's root, the language tests' own buildings, and a mark for tests on the shared real buildings.
+ROOT = Path(__file__).resolve().parents[2]
+BUILDINGS = Path(__file__).resolve().parent / "buildings"
+needs_real = pytest.mark.skipif(ev.real_dir() is None, reason="the shared real buildings are not beside this checkout")

@@ -14,14 +14,10 @@ from typing import Any
 
 import ifcopenshell
 import pytest
-from lang_support import standing_at
+from lang_support import BUILDINGS, ROOT, needs_real, standing_at
 
 from pyagent.language import evaluate as ev
 
-ROOT = Path(__file__).resolve().parents[2]
-BUILDINGS = Path(__file__).resolve().parent / "buildings"
-REAL = ev.real_dir()
-needs_real = pytest.mark.skipif(REAL is None, reason="the shared real buildings are not beside this checkout")
 SAMPLE_HOUSE = "buildings/revit2015_samplehouse.ifc"
 BUNGALOW = "buildings/blenderbim_creative-freedom.ifc"
 QUANTITIES = "buildings/revit2008_quantities.ifc"
@@ -32,11 +28,6 @@ MULTIZONE = "buildings/archicad18_multizone-office.ifc"
 ROOFTOP = "buildings/archicad20_rooftop-4zones.ifc"
 ALLPLAN = "buildings/allplan2016_haus1-1og.ifc"
 GRETHE = "buildings/revit2019_grethes-hus.ifc"
-
-
-@pytest.fixture(scope="module")
-def sessions() -> ev.Sessions:
-    return ev.Sessions(use_llm=False)
 
 
 # (building, where the user stands or None, said with more around it, said plainly, what must be equal)
