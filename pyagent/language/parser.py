@@ -82,7 +82,8 @@ FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|hmm+|yeah|yep|so(?!
 CONTRACTIONS = {"what's": "what is", "where's": "where is", "how's": "how is", "that's": "that is",
                 "there's": "there is", "it's": "it is", "i'm": "i am", "don't": "do not", "doesn't": "does not",
                 "isn't": "is not", "aren't": "are not", "can't": "cannot", "won't": "will not", "let's": "let us",
-                "who's": "who is", "they're": "they are", "i've": "i have", "we're": "we are", "you're": "you are",
+                "who's": "who is", "they're": "they are", "he's": "he is", "she's": "she is", "i've": "i have",
+                "we're": "we are", "you're": "you are",
                 "i'd": "i would", "we'd": "we would", "you'd": "you would", "didn't": "did not",
                 "haven't": "have not", "hasn't": "has not", "wasn't": "was not", "weren't": "were not",
                 "colour": "color", "colours": "colors", "coloured": "colored", "grey": "gray", "metre": "meter",
@@ -1763,6 +1764,16 @@ class Parser:
             return other
         if _WHOLE_BUILDING.fullmatch(c):  # "and in the whole building?": the last question, nowhere in particular
             return _unscoped(last)
+        most = re.fullmatch(r"(and |so )?(which|what) (?P<by>floor|storey|level|room)( (has|have|gets|got|holds))?"
+                            r"( got)? the (?P<m>most|fewest|least)( of them| ones)?", c)
+        if most is not None and len(last) == 1 and last[0]["op"] in ("count", "list") \
+                and isinstance(last[0].get("target"), dict):
+            # "how many windows are there?" ... "and which floor has the most?": those, grouped
+            target = {k: v for k, v in copy.deepcopy(last[0]["target"]).items()
+                      if k not in ("storey", "limit", "order")}
+            by = "room" if most.group("by") == "room" else "storey"
+            pick = "most" if most.group("m") == "most" else "fewest"
+            return [{"op": "group", "target": target, "by": by, "pick": pick}]
         meant = re.fullmatch(r"(i meant|i mean|i said|make that|not (that|those|them|it) ,?)( (just|only))? "
                              r"(?P<np>.+)", c)
         if meant is not None:  # "no, I meant the windows": the last request on those instead

@@ -76,6 +76,29 @@ SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str
      "how many cabinets are there in the kitchens", "value"),
     ("buildings/renga_house.ifc", (3.1, -4.6, 1.6, 90.0), "This door in front of me, how much wide it is?",
      "how wide is the door in front of me", "value"),
+    ("duplex.ifc", (1.5, -4.0, 1.6, 90.0), "How many of the steel beams are W410 sections?",
+     "how many steel beams are called w410", "value"),
+    ("duplex.ifc", (6.0, -15.5, 4.7, 90.0),
+     "If there's a fire up here, how far is it on foot from this bedroom to the nearest door out of the building?",
+     "how far is the walk to the nearest outside door", "value"),
+    (SAMPLE_HOUSE, (-4.6, 1.6, 1.6, 90.0), "what kind of wood is the piano", "what is the piano made of", "value"),
+    (SAMPLE_HOUSE, (-3.0, 0.5, 1.6, 180.0), "Hide the dining table and all its chairs, I want to see how much space "
+     "there is without them.", "hide the dining table and its chairs", "state"),
+    ("buildings/blenderbim_homemaker-test.ifc", (2.0, 2.5, 1.6, 0.0), "cut a plan through level one at one metre",
+     "cut the model at one metre above level one", "program"),
+    ("buildings/revit2020nld_gymzaal-hambakendreef.ifc", (3.0, 35.0, 1.6, 90.0),
+     "Is there any door from the sports hall straight to the outside?",
+     "is there an outside door in the sports hall", "value"),
+    ("MiniProject.ifc", (10.0, 5.0, 1.6, 0.0),
+     "Colour all the steel columns red please, I need to see which ones are steel and which are precast.",
+     "colour the steel columns red", "state"),
+    ("buildings/revit2024por_building-teste-gis.ifc", (-10.0, -23.0, 1.6, 90.0),
+     "Can we lose the roof for a bit? I'd like to look down into the top flat.", "hide the roof", "state"),
+    ("buildings/revit2024por_building-teste-gis.ifc", (-13.5, -23.5, 1.6, -90.0),
+     "How high off the floor is the window on my right?", "what is the elevation of the window on my right", "value"),
+    ("buildings/revit2024por_building-teste-gis.ifc", (-10.0, -23.0, 1.6, 90.0),
+     "take me to the kitchen on the ground floor no wait the top floor", "take me to the kitchen on the top floor",
+     "program"),
 ]
 
 
@@ -237,3 +260,30 @@ def test_a_colour_corrected_and_said_again_with_why(sessions: ev.Sessions) -> No
     plain = standing_at(sessions, "duplex.ifc", 1.5, -3.0, 1.6, 0.0)
     assert plain.say("hide the doors").ok
     assert r.ok and r.program == plain.say("make them orange").program, r.program
+
+
+def test_which_floor_has_the_most_after_a_count(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/blenderbim_homemaker-test.ifc", 9.0, 4.0, 4.8, 180.0)
+    assert s.say("how many windows does this block have altogether").ok
+    r = s.say("and which floor has the most?")
+    assert r.ok and r.program == {"steps": [{"op": "group", "target": {"class": ["IfcWindow"]}, "by": "storey",
+                                             "pick": "most"}]}, r.program
+    counts: dict[str, int] = {}
+    for e in s.building.elements.values():
+        if e.ifc_class == "IfcWindow" and e.storey:
+            counts[e.storey] = counts.get(e.storey, 0) + 1
+    assert r.value == [max(counts, key=counts.__getitem__)]
+
+
+def test_a_count_said_with_its_kinds_again_then_them(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "duplex.ifc", 5.5, -6.3, 1.6, 0.0)
+    r = s.say("how many kitchen cabinets are in here, wall units and base units together?")
+    assert r.ok and r.value == s.say("how many kitchen cabinets are in here").value, r.answer
+    r = s.say("Right, make them all dark grey.")
+    assert r.ok and len(s.scene.colors) == s.say("how many kitchen cabinets are in here").value, r.answer
+
+
+def test_a_number_corrected_in_passing(sessions: ev.Sessions) -> None:
+    from pyagent.language.parser import normalise
+
+    assert normalise("Pull the couch out from the wall by thirty, no, fifty centimetres.").endswith("by 50 centimeters")
