@@ -172,32 +172,37 @@ class Shares:
     the child's count of items done) in memory both processes map, changed under a ``lockf`` lock on a file
     both hold, which the system lets go when a process ends however it ends."""
 
-    _SLOTS: Final = struct.Struct("qqq")  # front, back, done by the child
+    _CURSORS: Final = struct.Struct("qq")  # front, back
+    _DONE: Final = struct.Struct("q")  # how many the child has done, after the cursors
 
     def __init__(self) -> None:
-        self._mem = mmap.mmap(-1, self._SLOTS.size)  # anonymous and shared: the child's writes are seen here
+        # anonymous and shared: what either process writes the other sees
+        self._mem = mmap.mmap(-1, self._CURSORS.size + self._DONE.size)
         self._lock_file: IO[bytes] = tempfile.TemporaryFile()
-        self._SLOTS.pack_into(self._mem, 0, 0, -1, 0)  # back -1: the items are not known yet
+        self._CURSORS.pack_into(self._mem, 0, 0, -1)  # back -1: the items are not known yet
+        self.done(0)
 
     def _locked(self, from_front: bool, count: Callable[[int, int], int]) -> range:
         """Take ``count(left, child's)`` of the items left (at least one where any are), from the front or the
         back."""
         fcntl.lockf(self._lock_file, fcntl.LOCK_EX)
         try:
-            front, back, done = self._SLOTS.unpack_from(self._mem, 0)
+            front, back = self._CURSORS.unpack_from(self._mem, 0)
+            (done,) = self._DONE.unpack_from(self._mem, self._CURSORS.size)
             left = back - front
             if back < 0 or left <= 0:
                 return range(0)
             n = min(left, max(1, count(left, front - done)))
             got = range(front, front + n) if from_front else range(back - n, back)
-            struct.pack_into("qq", self._mem, 0, *((front + n, back) if from_front else (front, back - n)))
+            self._CURSORS.pack_into(self._mem, 0, *((front + n, back) if from_front else (front, back - n)))
             return got
         finally:
             fcntl.lockf(self._lock_file, fcntl.LOCK_UN)
 
     def begin(self, n: int) -> None:
         """Say how many items there are (the child, once it knows them; nothing is taken before)."""
-        self._SLOTS.pack_into(self._mem, 0, 0, n, 0)
+        self._CURSORS.pack_into(self._mem, 0, 0, n)
+        self.done(0)
 
     def front(self, share: Callable[[int, int], int]) -> range:
         """The child takes ``share(left, child's)`` of the items left (``back``), from the front."""
@@ -210,11 +215,11 @@ class Shares:
 
     def done(self, count: int) -> None:
         """The child says how many of the items it took it has done (one writer: no lock)."""
-        struct.pack_into("q", self._mem, 16, count)
+        self._DONE.pack_into(self._mem, self._CURSORS.size, count)
 
     def taken_by_child(self) -> range:
         """The items the child took (all from the front), for this process to make when the child failed."""
-        front, _back, _done = self._SLOTS.unpack_from(self._mem, 0)
+        front, _back = self._CURSORS.unpack_from(self._mem, 0)
         return range(0, front)
 
     def close(self) -> None:

@@ -88,6 +88,15 @@ class RoomFinder:
                 open_[i] = False
         return found
 
+    def held(self, room: str, xy: np.ndarray) -> np.ndarray:
+        """For each plan point of ``xy`` (P, 2), whether the room's footprint holds it (``holds``, at once)."""
+        xy = np.asarray(xy, float).reshape(-1, 2)
+        out = np.zeros(len(xy), bool)
+        for r in self.rooms:
+            if r.id == room and len(xy):
+                out |= _in_triangles(r.tris, xy[:, 0], xy[:, 1])
+        return out
+
     def holds(self, room: str, point: np.ndarray) -> bool:
         """Whether the room's footprint holds the point in plan (whatever other rooms hold it too)."""
         return any(r.id == room and _in_any_triangle(r.tris, float(point[0]), float(point[1])) for r in self.rooms)
@@ -142,13 +151,4 @@ def _in_triangles(tris: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _in_any_triangle(tris: np.ndarray, x: float, y: float) -> bool:
-    a, b, c = tris[:, 0], tris[:, 1], tris[:, 2]
-
-    def side(p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
-        return (p1[:, 0] - p0[:, 0]) * (y - p0[:, 1]) - (p1[:, 1] - p0[:, 1]) * (x - p0[:, 0])
-
-    d1, d2, d3 = side(a, b), side(b, c), side(c, a)
-    eps = 1e-9
-    has_neg = (d1 < -eps) | (d2 < -eps) | (d3 < -eps)
-    has_pos = (d1 > eps) | (d2 > eps) | (d3 > eps)
-    return bool(np.any(~(has_neg & has_pos)))
+    return bool(_in_triangles(tris, np.array([x]), np.array([y]))[0])

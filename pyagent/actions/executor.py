@@ -195,6 +195,11 @@ class Executor:
         el = self.building.elements.get(found[0]) if len(found) == 1 else None
         return found if el is not None and not el.materials else []
 
+    def bodies(self) -> set[str]:
+        """Every element drawn in the scene (rooms are not): what "isolate" hides but for its targets, and what
+        "show everything" brings back."""
+        return {g for g, e in self.building.elements.items() if e.has_geometry and e.ifc_class != "IfcSpace"}
+
     def label(self, gid: str) -> str:
         el = self.building.elements.get(gid)
         if el is not None:

@@ -688,10 +688,11 @@ class Resolver:
         el = self.b.elements[room]
         xs = np.linspace(el.bbox_min[0], el.bbox_max[0], PLAN_SAMPLES + 2)[1:-1]
         ys = np.linspace(el.bbox_min[1], el.bbox_max[1], PLAN_SAMPLES + 2)[1:-1]
-        mine = [p for p in (np.array([x, y, 0.0]) for x in xs for y in ys) if finder.holds(room, p)]
-        if not mine:
+        grid = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)
+        mine = grid[finder.held(room, grid)]
+        if not len(mine):
             return 1.0
-        return sum(finder.holds(other, p) for p in mine) / len(mine)
+        return float(finder.held(other, mine).mean())
 
     def _any_anchor(self, rows: np.ndarray, rel: dict[str, Any], sel: dict[str, Any]) -> np.ndarray | None:
         """"The brise-soleil over the terrace" where two things are called terrace (the slab and its footing):

@@ -15,6 +15,5 @@ KIND = "change"
 
 def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
     ids = set(ex.targets(ctx, step["target"]))
-    everything = {g for g, e in ex.building.elements.items() if e.has_geometry and e.ifc_class != "IfcSpace"}
-    ctx.state.hidden = (ctx.state.hidden | everything) - ids
+    ctx.state.hidden = (ctx.state.hidden | ex.bodies()) - ids
     return None, ex.changed(say("verb_isolate"), sorted(ids), step["target"]), sorted(ids)

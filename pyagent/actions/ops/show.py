@@ -16,7 +16,6 @@ KIND = "change"
 def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
     ids = ex.targets(ctx, step["target"])
     if not step["target"]:  # everything: every body "isolate" may have hidden, the site's terrain too
-        ids = sorted(set(ids) | {g for g in ctx.state.hidden if (e := ex.building.elements.get(g)) is not None
-                                 and e.has_geometry and e.ifc_class != "IfcSpace"})
+        ids = sorted(set(ids) | (ctx.state.hidden & ex.bodies()))
     ctx.state.hidden -= set(ids)
     return None, ex.changed(say("verb_show"), ids, step["target"]), ids
