@@ -862,8 +862,11 @@ class Resolver:
             if kind == "unit" and rel.get("number"):  # "house 2": the dwelling numbered so
                 return rows[self._in_rooms(rows, self._unit_numbered(str(rel["number"])))], False
             if kind == "unit":  # "this house" of a terrace: the dwelling the user is in, else the building
-                unit = next((u for u in ctx.graph.units() if room in u), None) if room is not None else None
-                return (rows[self._in_rooms(rows, unit)] if unit is not None else rows), False
+                units = ctx.graph.units()
+                unit = next((u for u in units if room in u), None) if room is not None else None
+                if unit is None or not self._in_rooms(rows, set().union(*units)).any():
+                    return rows, False  # also things no dwelling has (the beams of both): the building's
+                return rows[self._in_rooms(rows, unit)], False
             if room is None:
                 raise SelectionError("you are not inside a room")
             return rows[self._in_rooms(rows, ctx.graph.reachable_rooms({room}))], False

@@ -74,8 +74,9 @@ class BuildingWords:
 
 
 def closest(word: str, choices: list[str], limit: int = 3) -> list[str]:
-    """The ``limit`` choices nearest to ``word`` in spelling (rapidfuzz WRatio on folded words)."""
-    folded = {_fold(c): c for c in choices}
+    """The ``limit`` choices nearest to ``word`` in spelling (rapidfuzz WRatio on folded words); words of
+    fewer than three letters (a drawing's "m", "b") are no suggestion."""
+    folded = {_fold(c): c for c in choices if len(c) >= 3}
     matches = process.extract(_fold(word), list(folded), scorer=fuzz.WRatio, limit=limit)
     return [folded[name] for name, _score, _index in matches]
 

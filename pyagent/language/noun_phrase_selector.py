@@ -10,6 +10,7 @@ reading does not decide, ``NotCovered`` is raised and the phrase names nothing (
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -31,17 +32,34 @@ _THIS_FLOOR = frozenset({"this floor", "this level", "this storey", "my floor", 
                          "this story", "the same floor"})
 
 
-def _rooms_named_on(parser: Parser, room_ids: list[str], side: str) -> list[str]:
+def _rooms_named_on(parser: Parser, room_ids: list[str], side: str, said_as_place: bool = False) -> list[str]:
     """Those of ``room_ids`` whose name or long name carries a word for ``side`` (east, west, north, south) in
-    one of the languages buildings are written in (data/room_words.yaml, compass)."""
+    one of the languages buildings are written in (data/room_words.yaml, compass). A side said as a place
+    (``said_as_place``: "the office at the west end", not "the west office") is the geometry's: a room whose
+    name gives it the lie is not among them."""
     words = COMPASS_WORDS.get(side, ())
+    els = parser.building.elements
     out = []
     for r in room_ids:
-        el = parser.building.elements.get(r)
+        el = els.get(r)
         said = set(re.findall(r"[^\W\d_]+", f"{el.name} {el.long_name}".lower())) if el is not None else set()
         if said & set(words):
             out.append(r)
-    return out
+    # said as a place, a name the geometry gives the lie to (the room named "west" lies east) is not trusted
+    north = parser.building.true_north_deg
+    turn = {"north": 0.0, "west": 90.0, "south": 180.0, "east": -90.0}.get(side)
+    if not said_as_place or turn is None or len(room_ids) < 2:
+        return out
+    heading = math.radians(north + turn)
+
+    def score(r: str) -> float:
+        el = els[r]
+        centre = (el.bbox_min[:2] + el.bbox_max[:2]) / 2.0
+        return float(centre[0] * math.cos(heading) + centre[1] * math.sin(heading))
+
+    rooms = [r for r in room_ids if r in els and els[r].has_geometry]
+    middle = sum(score(r) for r in rooms) / len(rooms) if rooms else 0.0
+    return [r for r in out if r not in rooms or score(r) >= middle]
 
 
 class NotCovered(Exception):
@@ -173,8 +191,11 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     # Storey.
     if phrase.storeys:
         said = phrase.storeys[0].text
-        spec = parser._storey_spec(f" {said} ", ctx)
-        if spec is None and not parser.building.storeys and said in _THIS_FLOOR:
+        level = parser.upper_level(said)
+        spec = "" if level is not None else parser._storey_spec(f" {said} ", ctx)
+        if level is not None:  # "the rooms upstairs" in a file of one storey whose rooms stand at two levels
+            sel.setdefault("where", []).append(level)
+        elif spec is None and not parser.building.storeys and said in _THIS_FLOOR:
             spec = ""  # "on this floor" in a building that records no storeys: everywhere, all one floor
         elif spec is None:
             if any(w in said for w in _UNSURE_STOREY):
@@ -183,7 +204,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         st = parser.building.storey(spec) if spec else None
         if st is not None:
             sel["storey"] = st.name
-        elif spec.startswith("missing:"):
+        elif spec is not None and spec.startswith("missing:"):
             sel["storey"] = spec.removeprefix("missing:")
 
     # Room.
@@ -198,12 +219,24 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             room_ids = [here]
         else:
             room_ids, room_plural = list(room.entry.ids), room.plural
+            other = "other" in phrase.words_before or phrase.unknown_place == "other"
+            if other and len(room_ids) > 1 and ctx.user_room() in room_ids:
+                # "the other kitchen", "the cupboards in the other kitchen": of the rooms so called, those the
+                # user is not in
+                room_ids = [r for r in room_ids if r != ctx.user_room()]
+                phrase = dataclasses.replace(phrase, words_before=tuple(w for w in phrase.words_before
+                                                                        if w != "other"),
+                                             unknown_place=None if phrase.unknown_place == "other"
+                                             else phrase.unknown_place)
             if phrase.words_before and len(room_ids) > 1:  # "the teacher changing room": the one named so
                 room_ids = parser.rooms_named_by(room_ids, phrase.words_before) or room_ids
             if phrase.compass and len(room_ids) > 1:
                 # "the living room on the east side" where the rooms are "Stue øst" and "Stue vest": the one
                 # whose name says that side (then no side of the user's is asked)
-                named = _rooms_named_on(parser, room_ids, phrase.compass[0])
+                side = phrase.compass[0]
+                named = _rooms_named_on(parser, room_ids, side, said_as_place=not re.search(
+                    rf"\b(the|this|our|my) {side}(ern)? (?!(side|end|wing|part|corner|half|facade)\b)[a-z]",
+                    ctx.raw.lower()))
                 if len(named) == 1:
                     room_ids = named
                     relations[:] = [r for r in relations if r.get("rel") not in phrase.compass]

@@ -26,6 +26,7 @@ import yaml
 
 from pyagent.actions.schema import load_schema
 from pyagent.language import phrasing, spoken_numbers
+from pyagent.language.building_words import unknown_word_reply
 from pyagent.language.dialogue import Dialogue
 from pyagent.language.lexicon import (
     BUILTIN_PROPERTIES,
@@ -44,7 +45,7 @@ from pyagent.language.noun_phrase_tokens import MATERIAL_WORDS
 from pyagent.language.scene_view import SceneView
 from pyagent.language.storey_ordinals import resolve_storey, storey_number
 from pyagent.language.units import length_units
-from pyagent.model import Building
+from pyagent.model import Building, Storey
 from pyagent.vocabulary import (
     CLASS_WORDS,
     KIND_WORDS,
@@ -56,6 +57,13 @@ from pyagent.vocabulary import (
 )
 
 Selector = dict[str, Any]
+
+#: Ops that only ask (a question can be asked again of other things in the same breath).
+_QUESTION_OPS = frozenset({"count", "list", "exists", "get", "aggregate", "distance", "route", "describe"})
+
+#: How much higher than the lowest rooms' floor a room's floor must be to be upstairs where a file models two
+#: floors on one storey (metres; a split level's half flight is less).
+_STOREY_RISE = 2.0
 Step = dict[str, Any]
 #: Everyday words that pick elements by fragments of their names (the main entrance among them).
 NAME_WORDS: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "data" / "name_words.yaml").read_text(
@@ -339,6 +347,14 @@ class Parser:
                 return again
         if meant is not None and meant_sel:
             t = meant.group("req")
+        elif meant is not None:
+            # "take me to the seminar room actually no the open plan office": a correction naming a thing by a
+            # word the building does not have; nothing is done (not the request it corrects)
+            head = singular_noun(meant.group("np").split()[-1])
+            unknown = unknown_word_reply(head, self.lex.vocabulary())
+            if unknown is not None and not self._class_re.search(f" {head} ") and head not in self.lex.kinds:
+                return ParseResult(None, 0.0, f"I did not understand '{meant.group('np')}'. {unknown}", [t],
+                                   recognised=True)
         owned = self._with_its(t, ctx, scene, dialogue)
         if owned is not None:
             return owned
@@ -394,6 +410,8 @@ class Parser:
                             got = self._clause(f"{verb.group('v')} {' and '.join(rest)}", ctx, steps)
                     except ClauseError as exc:
                         return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
+            if got is None:
+                got = self._asked_of_both(clause, ctx, steps)
             if got is None:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
@@ -1644,14 +1662,20 @@ class Parser:
         if not rm:
             return None
         prep = rm.group(1)
-        sel = self.selector(rm.group("np"), ctx)
+        np_said = rm.group("np")
+        each = re.match(r"(each of|every one of|all of|each|every|all|both|both of)( the)? (?=\w)", np_said)
+        sel = self.selector(np_said[each.end():] if each else np_said, ctx)
         if sel is None:
             return None
         if prep in ("in", "into", "inside", "to") and sel.get("class") == ["IfcSpace"]:
             step["placement"] = "in"
         else:
             step["placement"] = "in_front_of" if prep in ("in front of", "facing", "opposite") else "next_to"
-        step["anchor"] = _singular(sel, rm.group("np"), force=True)
+        if each and len(sel.get("ids") or ()) > 1:  # "put a desk in each of the three small offices": one in each
+            anchors = [{k: v for k, v in sel.items() if k not in ("ids", "order", "limit")} | {"ids": [i]}
+                       for i in sel["ids"]]
+            return [{**step, "anchor": a} for a in anchors]
+        step["anchor"] = _singular(sel, np_said, force=True)
         return [step]
 
     # ---- follow-ups -----------------------------------------------------------------------
@@ -1814,6 +1838,8 @@ class Parser:
                 s2[key] = base
                 steps.append(s2)
                 continue
+            if "storey" in sel and (not _has_noun(sel) or sel.get("ids") and sel.get("ids") == base.get("ids")):
+                self._same_things_there(base, sel, np_text)  # "and upstairs?", "and the one upstairs?"
             if _has_noun(sel):  # other things: how many of them is theirs too ("the table?" ... "and the chairs?")
                 for k in ("class", "kind", "name", "ids", "ref", "limit", "order", "ordinal"):
                     base.pop(k, None)
@@ -1830,6 +1856,54 @@ class Parser:
                 s2 = {"op": "show", "target": base}  # "isolate the columns" ... "and the beams too": both shown
             steps.append(s2)
         return steps
+
+    def _asked_of_both(self, clause: str, ctx: ParseContext, so_far: list[Step]) -> tuple[list[Step], bool] | None:
+        """"What are the cellar walls made of, and the walls upstairs?": the question, then the same question of
+        the things said after it (as the follow-up "and the walls upstairs?" would ask it)."""
+        pair = re.fullmatch(r"(?P<a>.+?) , (and|and also|also|what about|and what about|and how about|same for) "
+                            r"(?P<b>(the|all the|those|these|my|our|this|that) [^,]+?)( too| as well)?", clause)
+        if pair is None:
+            return None
+        try:
+            first = self._clause(pair.group("a"), ctx, so_far)
+        except ClauseError:
+            return None
+        if first is None or not all(st["op"] in _QUESTION_OPS for st in first[0]):
+            return None
+        asked = dataclasses.replace(ctx, dialogue=Dialogue(last_steps=copy.deepcopy(first[0])))
+        then = self._follow_up(f"and {pair.group('b')}", asked)
+        if not then:
+            return None
+        return [*first[0], *then], first[1]
+
+    def _same_things_there(self, base: Selector, sel: Selector, np_text: str) -> None:
+        """"The bedroom on the first floor?" ... "and the one upstairs?": the storey said is the one above
+        (below) the storey just asked about where "upstairs" from the user is that storey itself (a follow-up
+        changes something), and things picked by id are swapped for those of the same class and name there (the
+        long name where there is one: a room's name is often its number)."""
+        def named(value: Any) -> Storey | None:
+            return next((s for s in self.building.storeys if value in (s.name, s.id)), None)
+        was, now = named(base.get("storey")), named(sel.get("storey"))
+        if was is None or now is None:
+            return
+        if now is was:
+            step = -1 if re.search(r"\b(downstairs|down|below)\b", np_text) else (
+                1 if re.search(r"\b(upstairs|up|above)\b", np_text) else 0)
+            now = next((s for s in self.building.storeys if step and s.index == was.index + step), None)
+            if now is None:
+                return
+            sel["storey"] = now.name
+        ids = base.get("ids")
+        if not ids:
+            return
+        olds = [self.building.elements[i] for i in ids if i in self.building.elements]
+        keys = {(e.ifc_class, e.long_name or e.name) for e in olds}
+        there = [e.id for e in self.building.elements.values()
+                 if e.storey == now.id and (e.ifc_class, e.long_name or e.name) in keys]
+        if olds and all(e.long_name or e.name for e in olds) and there:
+            if sel.get("ids") == ids:  # "the one" read as the thing just asked about
+                sel["ids"] = there
+            base["ids"] = there
 
     def _bare(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """A noun phrase said alone: a room is where to go ("exit lobby, please"); the nearest or biggest
@@ -1865,6 +1939,20 @@ class Parser:
     # ---- noun phrases -> selectors --------------------------------------------------------
     def _deictic(self, ctx: ParseContext) -> Selector:
         return {"ref": "selected"} if ctx.selected else {"ref": "it"}
+
+    def upper_level(self, said: str) -> dict[str, Any] | None:
+        """"Upstairs" ("downstairs") in a file of one storey whose rooms stand at two levels (an upper floor
+        modelled on the one storey): a filter on the height things stand at, at the upper rooms' floor; None
+        elsewhere."""
+        up = re.fullmatch(r"upstairs|up there|(on )?(the )?(upper|top) (floor|level)", said)
+        down = re.fullmatch(r"downstairs|down there|(on )?(the )?(lower|bottom) (floor|level)", said)
+        if len(self.building.storeys) > 1 or not (up or down):
+            return None
+        floors = sorted(float(e.bbox_min[2]) for e in self.building.spaces() if e.has_geometry)
+        upper = [z for z in floors if floors and z >= floors[0] + _STOREY_RISE]
+        if not upper:
+            return None
+        return {"key": "elevation", "cmp": "gt" if up else "lt", "value": round(upper[0] - 0.05, 2)}
 
     def _storey_spec(self, text: str, ctx: ParseContext) -> str | None:
         t = ascii_fold(text)
@@ -2064,8 +2152,9 @@ class Parser:
         """A room named as what the phrase is about ("the kitchen", "all the bedrooms"): the selector becomes
         the room's; with another class noun ("the rooms ..." aside) the things in the room. Whether the
         phrase now has a noun."""
-        rsel = self._room_selector(ids, ctx, plural=plural or bool(re.search(r"\b(rooms|all|both|every|each)\b",
-                                                                              said)))
+        sided = any(r.get("rel") in ("north", "south", "east", "west") for r in relations)
+        rsel = self._room_selector(ids, ctx, plural=plural or sided or bool(
+            re.search(r"\b(rooms|all|both|every|each)\b", said)))
         if noun_found and sel.get("class") not in (["IfcSpace"], None):
             relations.append({"rel": "in", "of": rsel})
             return True

@@ -9,6 +9,7 @@ walls"."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,9 @@ MULTIZONE = "buildings/archicad18_multizone-office.ifc"
 ROOFTOP = "buildings/archicad20_rooftop-4zones.ifc"
 ALLPLAN = "buildings/allplan2016_haus1-1og.ifc"
 GRETHE = "buildings/revit2019_grethes-hus.ifc"
+OFFICE_5ZONE = "buildings/revit2022_5zone-office.ifc"
+BPI_OFFICE = "buildings/autocadarch2012_bpi-office.ifc"
+PORTUGUESE = "buildings/revit2024por_building-teste-gis.ifc"
 
 
 # (building, where the user stands or None, said with more around it, said plainly, what must be equal)
@@ -99,6 +103,46 @@ SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str
     ("buildings/revit2024por_building-teste-gis.ifc", (-10.0, -23.0, 1.6, 90.0),
      "take me to the kitchen on the ground floor no wait the top floor", "take me to the kitchen on the top floor",
      "program"),
+    (BUNGALOW, (-2.0, 3.0, 1.6, 0.0), "are the purlins up in the roof steel or timber?",
+     "what are the purlins made of", "value"),
+    (QUANTITIES, (-5.0, 0.0, 1.6, 0.0), "not counting the small offices, what is the average area of the other rooms?",
+     "what is the average area of the rooms except the small offices", "value"),
+    (QUANTITIES, (-5.0, 0.0, 1.6, 0.0), "which rooms back onto my room", "which rooms are next to this room",
+     "value"),
+    (QUANTITIES, (-5.0, 0.0, 1.6, 0.0), "how many cubic meters of wall do we have in total",
+     "what is the total volume of the walls", "value"),
+    (QUANTITIES, (-5.0, 0.0, 1.6, 0.0), "what's the air volume in this room", "what is the volume of this room",
+     "value"),
+    (NIEDRIHA, (2.0, 4.4, 1.6, 0.0), "how high is the sill of the window behind me",
+     "what is the elevation of the window behind me", "value"),
+    (OFFICE_5ZONE, None, "what sill height did the architects go for on the windows",
+     "what is the sill height of the windows", "value"),
+    (BPI_OFFICE, (86.0, 47.35, 1.6, 0.0), "How many doors actually open to the outside? don't count the inside doors",
+     "how many external doors are there", "value"),
+    (BPI_OFFICE, (86.0, 47.35, 1.6, 0.0), "fire officer here, what's the clear width of this corridor where I'm stood?",
+     "how wide is this corridor", "value"),
+    (BPI_OFFICE, (80.0, 47.35, 1.6, 180.0), "which rooms can we walk into from here",
+     "which rooms open off this room", "value"),
+    (NIEDRIHA, (2.5, 6.0, 4.45, 270.0), "chop everything away apart from the kitchen downstairs",
+     "make a section box around the kitchen downstairs", "program"),
+    ("buildings/blenderbim_3rooms-heater-table.ifc", (-1.2, 11.5, 1.6, 0.0), "how many doors are there off this lobby",
+     "how many doors are in this room", "value"),
+    ("buildings/freecad_testhouse.ifc", None, "isolate the structure, the columns and the beams",
+     "isolate the columns and the beams", "state"),
+    ("buildings/freecad_testhouse.ifc", None, "remove the bar table, no, just hide it", "hide the bar table",
+     "state"),
+    (GRETHE, (31.0, 19.0, 1.6, 90.0), "how many windows in the two living rooms added together",
+     "how many windows are in both living rooms", "value"),
+    (BUNGALOW, (2.5, 6.5, 1.6, 90.0), "take me to the room on the very top floor",
+     "take me to the room on the top floor", "program"),
+    (BUNGALOW, (1.0, 6.5, 4.0, 0.0), "the door in front of me, it leads to where?",
+     "where does the door in front of me go", "value"),
+    (OFFICE_5ZONE, (0.0, 6.0, 1.6, 0.0), "hide the roof, I want to look straight down into the rooms",
+     "hide the roof", "state"),
+    ("MiniProject.ifc", None, "what's the combined weight of the piles then?", "what is the total weight of the piles",
+     "value"),
+    ("duplex.ifc", (3.3, -15.0, 1.6, 90.0), "how many beams are there, and what grade of steel are they?",
+     "how many beams are there and what are they made of", "value"),
 ]
 
 
@@ -287,3 +331,96 @@ def test_a_number_corrected_in_passing(sessions: ev.Sessions) -> None:
     from pyagent.language.parser import normalise
 
     assert normalise("Pull the couch out from the wall by thirty, no, fifty centimetres.").endswith("by 50 centimeters")
+
+
+def test_the_one_upstairs_is_the_room_of_that_name_a_floor_up(sessions: ev.Sessions) -> None:
+    """The Portuguese flats have a bedroom ("Quarto") on each of two floors; the user stands below both."""
+    s = standing_at(sessions, PORTUGUESE, -10.0, -23.0, 1.6, 90.0)
+    first = s.say("the bedroom on the first floor, how many square meters has it?")
+    assert first.ok, first.answer
+    r = s.say("and the one upstairs?")
+    assert r.ok, r.answer
+    (was,), (now,) = first.program["steps"][0]["target"]["ids"], r.program["steps"][0]["target"]["ids"]
+    els = s.building.elements
+    index = {st.id: st.index for st in s.building.storeys}
+    assert els[now].long_name == els[was].long_name == "Quarto"
+    assert index[els[now].storey] == index[els[was].storey] + 1
+    assert r.value == pytest.approx(els[now].quantities["area"], abs=0.01) and r.value != first.value
+
+
+def test_upstairs_in_a_file_of_one_storey_is_the_upper_rooms(sessions: ev.Sessions) -> None:
+    """The IFC Engine example models two floors on its one storey: two rooms stand on the upper slab."""
+    s = standing_at(sessions, "buildings/ifcengine_example.ifc", 5.4, 1.4, 1.6, 180.0)
+    assert len(s.building.storeys) == 1
+    rooms = sorted(s.building.spaces(), key=lambda e: float(e.bbox_min[2]))
+    upper = [e for e in rooms if float(e.bbox_min[2]) > float(rooms[0].bbox_min[2]) + 2.0]
+    r = s.say("what's the floor area of the upstairs rooms added together?")
+    assert r.ok and len(upper) == 2, r.answer
+    assert r.value == pytest.approx(sum(e.quantities["area"] for e in upper), abs=0.01)
+    down = s.say("how many rooms are downstairs")
+    assert down.ok and down.value == len(rooms) - len(upper), down.answer
+
+
+def test_a_correction_naming_nothing_here_does_nothing(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, BPI_OFFICE, 80.0, 47.3, 1.6, 0.0)
+    before = s.view().user_room()
+    r = s.say("take me to the seminar room actually no the ballroom")
+    assert not r.ok and "ballroom" in r.answer, r.answer
+    assert s.view().user_room() == before
+    assert s.say("take me to the seminar room, no, I mean the kitchen").ok  # a correction it has: done
+    assert s.building.elements[s.view().user_room()].label().startswith("kitc")
+
+
+def test_a_side_said_as_a_place_is_the_geometrys_and_a_side_in_a_name_is_the_name(sessions: ev.Sessions) -> None:
+    """The five-zone office names its end rooms against the compass: "West office" lies at the east end."""
+    s = standing_at(sessions, OFFICE_5ZONE, 0.0, 0.0, 1.6, 90.0)
+    named = s.say("take me to the west office")
+    assert named.ok and s.building.elements[s.view().user_room()].long_name == "West office", named.answer
+    r = s.say("which of the offices is the one at the west end of the building?")
+    assert r.ok and len(r.value) == 1, r.answer
+    offices = [e for e in s.building.spaces() if "office" in e.long_name.lower()]
+    north = math.radians(s.building.true_north_deg + 90.0)  # west, counter-clockwise from north
+
+    def westness(e: Any) -> float:
+        centre = (e.bbox_min[:2] + e.bbox_max[:2]) / 2.0
+        return float(centre[0] * math.cos(north) + centre[1] * math.sin(north))
+
+    assert r.value[0] == max(offices, key=westness).id
+    assert s.building.elements[r.value[0]].long_name != "West office"
+
+
+def test_the_other_kitchen_is_the_one_the_user_is_not_in(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, GRETHE, 32.5, 23.5, 2.0, 180.0)
+    here = s.view().user_room()
+    r = s.say("colour all the cupboards in the other kitchen white")
+    assert r.ok, r.answer
+    rooms = {s.building.elements[g].room for g in s.scene.colors}
+    assert len(rooms) == 1 and here not in rooms
+    assert s.building.elements[rooms.pop()].long_name.startswith(s.building.elements[here].long_name.split()[0])
+
+
+def test_a_desk_in_each_of_the_rooms_said(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, QUANTITIES, -5.0, 0.0, 1.6, 0.0)
+    small = [e.id for e in s.building.spaces() if (e.long_name or e.name) == "small office"]
+    r = s.say("put a desk in each of the three small offices")
+    assert r.ok and len(small) == 3, r.answer
+    assert sorted(st["anchor"]["ids"][0] for st in r.program["steps"]) == sorted(small)
+    assert [p["asset"] for p in s.scene.props] == ["desk"] * 3
+
+
+def test_a_question_asked_again_of_other_things_in_the_same_breath(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, NIEDRIHA, 2.0, 4.4, 1.6, 0.0)
+    r = s.say("What are the cellar walls built from, and the walls upstairs?")
+    assert r.ok, r.answer
+    first, second = r.program["steps"]
+    assert first["op"] == second["op"] == "get" and first["property"] == second["property"] == "material"
+    assert first["target"]["storey"] != second["target"]["storey"]
+
+
+def test_this_house_of_a_duplex_counts_the_structure_both_halves_share(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(ROOT / "ifc" / "duplex.ifc"))
+    s = standing_at(sessions, "duplex.ifc", 3.3, -15.0, 1.6, 90.0)
+    r = s.say("how many beams are in this house")
+    assert r.ok and r.value == len(model.by_type("IfcBeam")), r.answer
+    doors = s.say("how many doors are in this house")
+    assert doors.ok and 0 < doors.value < len(model.by_type("IfcDoor")), doors.answer  # the doors: this half's
