@@ -226,6 +226,13 @@ def _graded(rows: np.ndarray, tests: list[Callable[[int], bool]]) -> np.ndarray:
     return hit
 
 
+#: Kinds of structural member found by where they are when no name says them: under a floor or in the roof.
+_MEMBERS_BY_HEIGHT = {"joist": "floor", "rafter": "roof", "purlin": "roof"}
+#: How far under a storey's level a joist's top may be (metres: the floor's finish and boards).
+JOIST_DEPTH_M = 0.6
+#: How far over the top storey's level a roof member's bottom is at least (metres: above a storey's rooms).
+ROOF_ABOVE_M = 2.0
+
 #: Classes whose things are a window, a door, a room or furniture whatever else their names say: never taken
 #: for another class the file has none of by a word of their names.
 _NAMED_OTHERWISE = frozenset({"IfcWindow", "IfcDoor", "IfcSpace", "IfcFurnishingElement", "IfcFurniture",
@@ -471,7 +478,10 @@ class Resolver:
                 both = kinds  # "the dining table" in a house with one table: the word only describes it
             rows = both
         elif sel.get("kind"):
+            base_rows = rows
             rows = kind_rows(els, ids, rows, sel["kind"])
+            if not len(rows) and str(sel["kind"]).lower() in _MEMBERS_BY_HEIGHT:
+                rows = self._members_by_height(base_rows, str(sel["kind"]).lower())
         elif sel.get("name"):
             rows = name_rows(els, ids, rows, sel["name"])
         if sel.get("storey"):
@@ -888,6 +898,20 @@ class Resolver:
             rows = rows[~ignore[rows]]  # what is hidden, deleted or cut away by a section is not seen
             return rows[sp.visible_mask(pose, rows, ignore)], True
         raise SelectionError(f"unknown relation '{kind}'")
+
+    def _members_by_height(self, rows: np.ndarray, kind: str) -> np.ndarray:
+        """Joists, rafters or purlins where the file names none so: the beams and members where such things
+        are. Joists carry a floor: their top at most ``JOIST_DEPTH_M`` under a storey's level. Rafters and purlins
+        carry the roof: their bottom at least ``ROOF_ABOVE_M`` over the top storey's level."""
+        sp = self.sp
+        rows = rows[sp.class_mask(frozenset({"IfcBeam", "IfcMember"}))[rows]]
+        levels = np.array([st.elevation for st in self.b.storeys], float)
+        if not len(rows) or not len(levels):
+            return rows[:0]
+        if _MEMBERS_BY_HEIGHT[kind] == "floor":
+            top = sp.bmax[rows, 2][:, None]
+            return rows[np.any((top <= levels[None, :] + 0.05) & (top >= levels[None, :] - JOIST_DEPTH_M), axis=1)]
+        return rows[sp.bmin[rows, 2] >= float(levels.max()) + ROOF_ABOVE_M]
 
     def _in_rooms(self, rows: np.ndarray, rooms: set[str]) -> np.ndarray:
         """Which ``rows`` are those rooms, or are in or bound one of them."""

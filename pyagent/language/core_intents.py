@@ -14,7 +14,6 @@ shown as ``{slot}``); ``--try "TEXT" --ifc FILE`` shows the intent, slots and pr
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ import yaml
 from hassil import Intents, recognize_all
 
 from pyagent.language import phrasing
+from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
 from pyagent.language.lexicon import COLOUR_MODIFIERS, COLOURS
 
 if TYPE_CHECKING:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from typing import TYPE_CHECKING, Any
 
+from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
 from pyagent.language.lexicon import COMPASS_WORDS
 from pyagent.language.noun_phrase import Head, NounPhrase, Relation
 from pyagent.language.noun_phrase_tokens import SELECTION_PHRASES
@@ -219,6 +219,10 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             room_ids = [here]
         else:
             room_ids, room_plural = list(room.entry.ids), room.plural
+            if "this" in phrase.demonstratives and phrase.words_before and ctx.user_room() in room_ids:
+                # "this middle office", "this little bedroom": the room the user stands in, described
+                room_ids = [str(ctx.user_room())]
+                phrase = dataclasses.replace(phrase, words_before=())
             other = "other" in phrase.words_before or phrase.unknown_place == "other"
             if other and len(room_ids) > 1 and ctx.user_room() in room_ids:
                 # "the other kitchen", "the cupboards in the other kitchen": of the rooms so called, those the

@@ -9,7 +9,6 @@ each word the longest phrase any table knows: the closed-class words of ``data/n
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -19,6 +18,7 @@ from typing import Any, cast
 import yaml
 from rapidfuzz import fuzz, process
 
+from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
 from pyagent.language import spoken_numbers
 from pyagent.language.lexicon import (
     ROOM_NOUNS,

@@ -14,7 +14,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
-import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -26,6 +25,7 @@ import yaml
 
 from pyagent.actions.schema import load_schema
 from pyagent.language import phrasing, spoken_numbers
+from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
 from pyagent.language.building_words import unknown_word_reply
 from pyagent.language.dialogue import Dialogue
 from pyagent.language.lexicon import (
@@ -381,6 +381,9 @@ class Parser:
                 clause = _asked_of_place(clause, aside_place)
                 aside_place = None
             clause = _ones_named(clause, steps)
+            there = _room_asked_of(steps[-1]) if steps and re.search(r"\bin there\b", clause) else None
+            if there is not None:  # "how many windows are in the bedroom, and what's the floor area in there"
+                clause = re.sub(r"\bin there\b", "of it", clause, count=1)
             clause = _count_said_again(clause, steps, said_before)
             try:
                 got = self._clause(clause, dataclasses.replace(ctx, said_before=tuple(steps)) if steps else ctx, steps)
@@ -415,6 +418,8 @@ class Parser:
             if got is None:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
+            if there is not None:
+                new_steps = [_it_replaced(st, there) for st in new_steps]
             low_confidence |= not confident
             new_steps = self._fittings_like_before(new_steps, steps, clause)
             if len(new_steps) == 1 and new_steps[0].get("op") == "undo" and steps and steps[-1].get("op") == "undo":
@@ -506,6 +511,13 @@ class Parser:
             return self._topicalised(shorter) if _TOPIC.match(re.sub(r"^(and|so|then|now|right|okay) ", "", shorter)) \
                 else t
         m = _TOPIC.match(re.sub(r"^(and|so|then|now|right|okay) ", "", t))
+        parts = t.split(" , ")
+        if m is None and len(parts) > 2 and re.match(r"(the|that|this|those|these|my) ", parts[0]) \
+                and re.match(_ASKED, parts[1]) and _PRONOUN.search(parts[1]) \
+                and self.noun_phrases.read(parts[0]) is not None:
+            # "this middle office, is there a window in it, is there a single window in this room": the thing
+            # named in the first question, the questions in the order said
+            return phrasing.rewrite(" , ".join([_PRONOUN.sub(lambda p: parts[0], parts[1], count=1), *parts[2:]]))
         if m is None:
             return t
         rest = m.group("rest")
@@ -514,6 +526,17 @@ class Parser:
         if re.match(r"(what|which|who|where|how|why|when|is|are|do|does|did|can|could|would|will|should|was|were)\b",
                     parts[0]) or parts[0].split()[0] in VERBS_AFTER_AND:
             return t  # "what door is behind me, and how wide is it": a question or a request first, not a topic
+        asked = _ASKED
+        if len(parts) > 1 and any(re.match(asked, p) for p in parts[1:]):
+            # "the windows, which height they have, and the sill is on which height": one thing, two questions
+            # about it, asked in the order said (the thing named in the first)
+            first = next(i for i, p in enumerate(parts[1:], 1) if re.match(asked, p))
+            if first != 1 or not re.match(r"(the|that|this|those|these|my|all the|both) ", parts[0]):
+                return t
+            said = " , ".join([*parts[1:], rest])
+            if _PRONOUN.search(parts[1]) is None:
+                return t
+            return phrasing.rewrite(_PRONOUN.sub(lambda p: parts[0], said, count=1))
         said_as_phrase = re.match(r"(the|that|this|those|these|my|all the|both) ", parts[0]) is not None
         if (len(parts) > 1 or not said_as_phrase) and not all(self.noun_phrases.read(p) is not None for p in parts):
             return t  # listed or bare words must each be a noun phrase ("stairs, railings too")
@@ -1708,6 +1731,8 @@ class Parser:
             m = re.fullmatch(r"which of (?P<np>(the|these|those|all the|both|both the|the \d+) [^,]+?) (is|are) "
                              r"(the )?(?P<sup>[a-z]+?)( one)?( to me| to us| from me| from here)?", c)
             pool = self.selector(m.group("np"), ctx) if m is not None else None
+            if m is not None and pool is None:
+                pool = self._rooms_of_either(m.group("np"), ctx)
         if m is None or pool is None:
             return None
         order = self._most(m.group("sup"))
@@ -1715,6 +1740,24 @@ class Parser:
             return None
         pool = {k: v for k, v in pool.items() if k not in ("order", "limit", "ordinal")}
         return [{"op": "list", "target": {**pool, "order": order, "limit": 1}}]
+
+    def _rooms_of_either(self, np_text: str, ctx: ParseContext) -> Selector | None:
+        """"The kitchen and the living room on the east side": two rooms, the place said after the second
+        said of the first too where the first says none (then where that names no room, the first as said);
+        None unless each names one room."""
+        parts = np_text.split(" and ")
+        if len(parts) != 2:
+            return None
+        a, b = parts
+        tail = re.search(r" ((on|in|at) the [a-z ]+|upstairs|downstairs)$", b)
+        ids: list[str] = []
+        for part, alone in ((a + tail.group(0), a) if tail and not re.search(r" (on|in|at) the ", a) else (a, a),
+                            (b, b)):
+            sel = self.selector(part, ctx) or self.selector(alone, ctx)
+            if not sel or sel.get("class") != ["IfcSpace"] or len(sel.get("ids") or ()) != 1:
+                return None
+            ids += sel["ids"]
+        return {"class": ["IfcSpace"], "ids": ids}
 
     def _most(self, word: str) -> str | None:
         """The ordering a superlative or a comparative says ("biggest", "closer": nearest), from the noun
@@ -2342,6 +2385,8 @@ _DETERMINER = re.compile(r"^(the|a|an|all|all the|all of the|my|this|that|these|
 _SHARED_AFTER = re.compile(r"^ (on|in|at|upstairs|downstairs|inside|outside|of|near|next to|above|below|under|"
                            r"along|by|facing|within|on the|in the|from|to my|on my|behind|in front)\b")
 #: A noun phrase first, then, after a comma, a clause that takes it up with a pronoun.
+#: A question's first word.
+_ASKED = r"(what|which|who|where|how|why|when|is|are|do|does|did|can|could)\b"
 _TOPIC = re.compile(r"^(?P<np>(?:(?:the|that|this|those|these|my|all the|both) )?[^,]+?(?: , [^,]+?)*) , "
                     r"(?P<rest>[^,]*\b(?:it|them|they|those|these|its|their|which one|which|that one|this one)\b"
                     r"[^,]*)$")
@@ -2474,6 +2519,23 @@ _CORRECTED_INDEFINITE_MID = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an)
 _INDEFINITE_OBJECT = re.compile(r"\b(a|an) [a-z]+( [a-z]+)?(?= (in|on|into|next|by|near|beside|at|under|over|to|"
                                 r"against|between)\b|$)")
 _LAST_DETERMINER = re.compile(r"\b(all the|the|those|these|that|this|my)\b(?!.*\b(the|those|these|that|this|my)\b)")
+
+
+def _room_asked_of(step: Step) -> Selector | None:
+    """The one room a step asked about things in ("how many windows are in the bedroom"), or None."""
+    target = step.get("target")
+    if not isinstance(target, dict):
+        return None
+    if target.get("class") == ["IfcSpace"] and len(target.get("ids") or ()) == 1:
+        return copy.deepcopy(target)
+    rooms = [r["of"] for r in target.get("relations", []) if r.get("rel") == "in" and isinstance(r.get("of"), dict)
+             and r["of"].get("class") == ["IfcSpace"] and len(r["of"].get("ids") or ()) == 1]
+    return copy.deepcopy(rooms[0]) if len(rooms) == 1 else None
+
+
+def _it_replaced(step: Step, room: Selector) -> Step:
+    """The step with "it" standing for ``room``."""
+    return {k: (copy.deepcopy(room) if isinstance(v, dict) and v == {"ref": "it"} else v) for k, v in step.items()}
 
 
 def _ones_named(clause: str, steps: list[Step]) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import re
 import sys
 import threading
 import unicodedata
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from hassil import Intents, recognize, recognize_all
 
+from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
 from pyagent.language import units
 
 if TYPE_CHECKING:

@@ -8,10 +8,11 @@ For the parser's requests (``digits``) ordinal words stay words ("the first door
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from text_to_num import alpha2digit
+
+from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
 
 # Words that may be ordinals ("first", "second", "third", "twentieth"; German "zweite", "dritten"):
 # text2num says which really are.

@@ -32,6 +32,8 @@ GRETHE = "buildings/revit2019_grethes-hus.ifc"
 OFFICE_5ZONE = "buildings/revit2022_5zone-office.ifc"
 BPI_OFFICE = "buildings/autocadarch2012_bpi-office.ifc"
 PORTUGUESE = "buildings/revit2024por_building-teste-gis.ifc"
+SENSOR_RIG = "buildings/revit2022deu_sensor-versuchsstand.ifc"
+CHINESE_DEMO = "buildings/revit2020chs_basic-demo.ifc"
 
 
 # (building, where the user stands or None, said with more around it, said plainly, what must be equal)
@@ -143,6 +145,35 @@ SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str
      "value"),
     ("duplex.ifc", (3.3, -15.0, 1.6, 90.0), "how many beams are there, and what grade of steel are they?",
      "how many beams are there and what are they made of", "value"),
+    (OFFICE_5ZONE, (-1.5, 0.6, 1.6, 0.0), "Facilities here. This middle office, does it get any daylight at all?",
+     "is there a window in this room", "value"),
+    (OFFICE_5ZONE, (0.0, -5.0, 1.6, 270.0), "the windows, which width they have, and the sill is at which height?",
+     "what is the sill height of the windows", "value"),
+    (SENSOR_RIG, (9.0, 6.5, 5.25, 0.0), "How many sensors have been fitted in the whole test stand?",
+     "how many sensors are there", "value"),
+    ("MiniProject.ifc", None, "roughly how many cubic metres of concrete are we looking at in the piles?",
+     "what is the total volume of the concrete piles", "value"),
+    (SMILEY, (3.0, 4.0, 1.35, 0.0), "what do they call this room on the drawings", "what is the name of this room",
+     "value"),
+    ("AC20-FZK-Haus.ifc", None, "how many rooms are there in total? don't count the hall",
+     "how many rooms are there except the hall", "value"),
+    (CHINESE_DEMO, None, "Out of all the rooms, which one has the most floor area?", "which room is the biggest",
+     "value"),
+    (CHINESE_DEMO, None, "Put a plant in the kitchen, sorry, no, in the living room.",
+     "put a plant in the living room", "program"),
+    (CHINESE_DEMO, None, "This house have how many window?", "how many windows does this house have", "value"),
+    (SENSOR_RIG, None, "make all the furnitures on the upper floor blue", "make all the furniture on the upper floor blue",
+     "state"),
+    (SAMPLE_HOUSE, None, "can you turn the piano around so it faces the other way", "rotate the piano 180 degrees",
+     "program"),
+    ("AC20-FZK-Haus.ifc", (5.0, 5.0, 1.6, 0.0), "How many doors are in the kitchen, and what's the floor area in there?",
+     "what is the area of the kitchen", "value"),
+    ("duplex.ifc", None, "Across both kitchens, how many cabinets are there altogether? Wall units included.",
+     "how many cabinets are there in both kitchens", "value"),
+    ("duplex.ifc", None, "What's the area of all the bedrooms together? In square meters please.",
+     "what is the total area of the bedrooms", "value"),
+    (SMILEY, (3.0, 4.0, 1.35, 0.0), "Take me to the bathroom on the first floor, no sorry, the one right at the top.",
+     "take me to the bathroom on the top floor", "program"),
 ]
 
 
@@ -424,3 +455,33 @@ def test_this_house_of_a_duplex_counts_the_structure_both_halves_share(sessions:
     assert r.ok and r.value == len(model.by_type("IfcBeam")), r.answer
     doors = s.say("how many doors are in this house")
     assert doors.ok and 0 < doors.value < len(model.by_type("IfcDoor")), doors.answer  # the doors: this half's
+
+
+def test_joists_and_rafters_no_name_says_are_found_where_they_are(sessions: ev.Sessions) -> None:
+    """The rooftop flat's 93 beams are all named "Beam": those under its one floor carry it, those high above
+    carry the roof."""
+    s = standing_at(sessions, ROOFTOP, 13.0, -3.5, 1.6, 180.0)
+    beams = [e for e in s.building.elements.values() if e.ifc_class == "IfcBeam"]
+    level = s.building.storeys[-1].elevation
+    under = {e.id for e in beams if float(e.bbox_max[2]) <= level + 0.05}
+    high = {e.id for e in beams if float(e.bbox_min[2]) >= level + 2.0}
+    assert under and high and len(under) + len(high) == len(beams)
+    r = s.say("Hide all the floor joists, please.")
+    assert r.ok and set(s.scene.hidden) == under, r.answer
+    s.say("show everything")
+    r = s.say("hide the roof beams")
+    assert r.ok and set(s.scene.hidden) == high, r.answer
+    assert s.say("how many rafters are there").value == len(high)
+
+
+def test_a_sliding_door_in_a_russian_file_and_the_walls_around_a_room_just_asked_about(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/renga_house.ifc")
+    sliding = [e for e in s.building.elements.values() if e.ifc_class == "IfcDoor"
+               and "откатн" in f"{e.name} {e.type_name} {e.object_type}".lower()]
+    r = s.say("how many sliding doors are there in this house?")
+    assert r.ok and sliding and r.value == len(sliding), r.answer
+    s = standing_at(sessions, CHINESE_DEMO, -5.0, -3.0, 1.6, 90.0)
+    room = s.say("how big is the master bedroom?").program["steps"][0]["target"]["ids"][0]
+    r = s.say("OK, hide the walls around it so I can see inside.")
+    assert r.ok and s.scene.hidden, r.answer
+    assert all(s.building.elements[g].room == room or room in s.building.elements[g].sides for g in s.scene.hidden)
