@@ -223,10 +223,10 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
                 # "this middle office", "this little bedroom": the room the user stands in, described
                 room_ids = [str(ctx.user_room())]
                 phrase = dataclasses.replace(phrase, words_before=())
-            other = "other" in phrase.words_before or phrase.unknown_place == "other"
+            other = "other" in phrase.words_before or phrase.unknown_place == "other" or other_unit
             if other and len(room_ids) > 1 and ctx.user_room() in room_ids:
-                # "the other kitchen", "the cupboards in the other kitchen": of the rooms so called, those the
-                # user is not in
+                # "the other kitchen", "the cupboards in the other kitchen", "the kitchen in the other half": of
+                # the rooms so called, those the user is not in
                 room_ids = [r for r in room_ids if r != ctx.user_room()]
                 phrase = dataclasses.replace(phrase, words_before=tuple(w for w in phrase.words_before
                                                                         if w != "other"),

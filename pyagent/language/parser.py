@@ -347,6 +347,12 @@ class Parser:
                 return again
         if meant is not None and meant_sel:
             t = meant.group("req")
+        elif meant is not None and re.search(r"\bones?\b", meant.group("np")):
+            # "colour the columns orange, sorry, only the concrete ones": the request on the ones meant
+            fixed = _target_corrected(t, self._only_a_room)
+            again = self._parse(fixed, scene, dialogue) if fixed is not None and fixed != t else None
+            if again is not None and again.program is not None:
+                return again
         elif meant is not None:
             # "take me to the seminar room actually no the open plan office": a correction naming a thing by a
             # word the building does not have; nothing is done (not the request it corrects)
@@ -381,8 +387,14 @@ class Parser:
                 clause = _asked_of_place(clause, aside_place)
                 aside_place = None
             clause = _ones_named(clause, steps)
-            there = _room_asked_of(steps[-1]) if steps and re.search(r"\bin there\b", clause) else None
-            if there is not None:  # "how many windows are in the bedroom, and what's the floor area in there"
+            bare_count = re.fullmatch(r"(and )?how many (?!(in|on|at|up|down|upstairs|downstairs|of)\b)"
+                                      r"(?P<x>[a-z]+( [a-z]+)?)( are there| has it( got)?| does it have)?",
+                                      clause)
+            there = _room_asked_of(steps[-1]) if steps and (re.search(r"\bin there\b", clause) or bare_count) \
+                else None
+            if there is not None and bare_count is not None:  # "this bedroom, how big is it? and how many windows?"
+                clause = f"how many {bare_count.group('x')} are there in it"
+            elif there is not None:  # "how many windows are in the bedroom, and what's the floor area in there"
                 clause = re.sub(r"\bin there\b", "of it", clause, count=1)
             clause = _count_said_again(clause, steps, said_before)
             try:
@@ -629,6 +641,9 @@ class Parser:
         held = self._count_held(c, ctx)
         if held is not None:
             return held, True
+        each = self._count_in_each(c, ctx)
+        if each is not None:
+            return each, True
         for hook in self.hooks:
             hooked = hook(c, ctx, so_far)
             if hooked is not None:
@@ -1741,6 +1756,27 @@ class Parser:
         pool = {k: v for k, v in pool.items() if k not in ("order", "limit", "ordinal")}
         return [{"op": "list", "target": {**pool, "order": order, "limit": 1}}]
 
+    def _count_in_each(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        """"How many cabinets are there in each of the kitchens?", "how many windows per floor": the count in
+        each room (storey) of those said, every one of them."""
+        m = re.fullmatch(r"how many (?P<x>.+?) (are there |are |is there |do we have |have we got )?"
+                         r"((in|on) (each|every) (one )?(of )?|per )(?P<y>.+)", c)
+        if m is None:
+            return None
+        y = m.group("y")
+        if re.fullmatch(r"(the )?(floors?|storeys?|stories|story|levels?)", y):
+            things = self.selector(m.group("x"), ctx)
+            return [{"op": "group", "target": things, "by": "storey"}] if things and _has_noun(things) else None
+        if re.fullmatch(r"(the )?rooms?", y):
+            things = self.selector(m.group("x"), ctx)
+            return [{"op": "group", "target": things, "by": "room"}] if things and _has_noun(things) else None
+        rooms = self.selector(y if y.startswith(("the ", "all ")) else f"all the {plural_noun(y)}", ctx)
+        things = self.selector(m.group("x"), ctx)
+        if not rooms or rooms.get("class") != ["IfcSpace"] or not things or not _has_noun(things):
+            return None
+        rooms = {k: v for k, v in rooms.items() if k not in ("order", "limit")}
+        return [{"op": "group", "target": things, "by": "room", "among": rooms}]
+
     def _rooms_of_either(self, np_text: str, ctx: ParseContext) -> Selector | None:
         """"The kitchen and the living room on the east side": two rooms, the place said after the second
         said of the first too where the first says none (then where that names no room, the first as said);
@@ -2577,13 +2613,15 @@ def _target_corrected(t: str, only_room: Callable[[str], bool] | None = None) ->
     named = m.group("req")[last.start():].split()
     # "paint the bathroom door red, i meant the door to the office": the colour said before stays
     said_how = re.search(rf"\s{_colour_pattern()}$", m.group("req")[last.start():])
+    if said_how is not None:  # "colour the columns orange, only the concrete ones": the columns, not "orange"
+        named = m.group("req")[last.start():last.start() + said_how.start()].split()
     if said_how is not None and not rest and not re.search(rf"\b{_colour_pattern()}$", np_said):
         rest = said_how.group(0)
     if re.search(r"\bones?\b", np_said) and len(named) > 1:  # "hide the columns, no, only the ones upstairs"
         np_said = re.sub(r"\bones?\b", named[-1], np_said, count=1)
     if only_room is not None and only_room(np_said):
         # "colour the kitchen doors red, i mean the bedroom": the room in place of the room, the doors kept
-        things = named[1:-1] if said_how is not None else named[1:]
+        things = named[1:]
         for k in range(len(things) - 1, 0, -1):
             if only_room(" ".join(things[:k])) and not only_room(" ".join(things[k:])):
                 np_said = f"{np_said} {' '.join(things[k:])}"

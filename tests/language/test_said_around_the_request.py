@@ -162,18 +162,43 @@ SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str
     (CHINESE_DEMO, None, "Put a plant in the kitchen, sorry, no, in the living room.",
      "put a plant in the living room", "program"),
     (CHINESE_DEMO, None, "This house have how many window?", "how many windows does this house have", "value"),
-    (SENSOR_RIG, None, "make all the furnitures on the upper floor blue", "make all the furniture on the upper floor blue",
-     "state"),
+    (SENSOR_RIG, None, "make all the furnitures on the upper floor blue",
+     "make all the furniture on the upper floor blue", "state"),
     (SAMPLE_HOUSE, None, "can you turn the piano around so it faces the other way", "rotate the piano 180 degrees",
      "program"),
-    ("AC20-FZK-Haus.ifc", (5.0, 5.0, 1.6, 0.0), "How many doors are in the kitchen, and what's the floor area in there?",
-     "what is the area of the kitchen", "value"),
+    ("AC20-FZK-Haus.ifc", (5.0, 5.0, 1.6, 0.0),
+     "How many doors are in the kitchen, and what's the floor area in there?", "what is the area of the kitchen",
+     "value"),
     ("duplex.ifc", None, "Across both kitchens, how many cabinets are there altogether? Wall units included.",
      "how many cabinets are there in both kitchens", "value"),
     ("duplex.ifc", None, "What's the area of all the bedrooms together? In square meters please.",
      "what is the total area of the bedrooms", "value"),
     (SMILEY, (3.0, 4.0, 1.35, 0.0), "Take me to the bathroom on the first floor, no sorry, the one right at the top.",
      "take me to the bathroom on the top floor", "program"),
+    (GRETHE, None, "How many windows are there in each of the living rooms?",
+     "how many windows are in each living room", "value"),
+    (BUNGALOW, None, "Hmm, show me just the purlins, oh and the joists too, hide everything else.",
+     "isolate the purlins and the joists", "state"),
+    ("MiniProject.ifc", None, "Colour the beams yellow - sorry, only the concrete ones.",
+     "colour the concrete beams yellow", "state"),
+    ("AC20-FZK-Haus.ifc", (5.0, 5.0, 1.6, 0.0), "How far's the bathroom from here if I walk it?",
+     "how far is the walk to the bathroom", "value"),
+    ("duplex.ifc", (3.3, -15.0, 1.6, 90.0), "what's the travel distance from where I'm standing to the nearest exit",
+     "how far is the walk to the nearest outside door", "value"),
+    (NIEDRIHA, (2.0, 4.4, 1.6, 0.0), "how many square metres of floor space have we got down in the cellar",
+     "what is the total area of the rooms in the cellar", "value"),
+    (NIEDRIHA, (2.0, 4.4, 1.6, 0.0), "This room here, how many square meter it has? And how many doors?",
+     "how many doors are in this room", "value"),
+    ("MiniProject.ifc", (22.0, 15.0, 1.6, 90.0), "what section is the column dead ahead of me",
+     "what section is the column in front of me", "value"),
+    (ALLPLAN, (37.5, 152.5, 3.78, 0.0), "What kind of flooring have they put in the stairwell?",
+     "what is the floor finish in the stairwell", "value"),
+    ("AC20-FZK-Haus.ifc", None, "What U-value have they given the windows?", "what is the u-value of the windows",
+     "value"),
+    (GRETHE, None, "please paint the bathroom in green, all of them", "paint all the bathrooms green", "state"),
+    ("AC20-FZK-Haus.ifc", None, "Take the roof off and hide the stairs as well", "hide the roof and the stairs",
+     "state"),
+    ("duplex.ifc", None, "Ooh, how many bedrooms are there?", "how many bedrooms are there", "value"),
 ]
 
 
@@ -485,3 +510,14 @@ def test_a_sliding_door_in_a_russian_file_and_the_walls_around_a_room_just_asked
     r = s.say("OK, hide the walls around it so I can see inside.")
     assert r.ok and s.scene.hidden, r.answer
     assert all(s.building.elements[g].room == room or room in s.building.elements[g].sides for g in s.scene.hidden)
+
+
+def test_a_count_in_each_room_or_floor_said(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(GRETHE)
+    kitchens = {e.id: e.long_name or e.name for e in s.building.spaces()
+                if "kjøkken" in (e.long_name or e.name).lower()}
+    r = s.say("How many cabinets are there in each of the kitchens?")
+    assert r.ok and r.program["steps"][0]["op"] == "group", r.program
+    assert set(r.value) == set(kitchens.values()) and all(n > 0 for n in r.value.values()), r.value
+    r = s.say("how many windows are there per floor")
+    assert r.ok and sum(r.value.values()) == sum(1 for e in s.building.elements.values() if e.ifc_class == "IfcWindow")
