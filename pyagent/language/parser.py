@@ -60,6 +60,9 @@ Selector = dict[str, Any]
 
 #: Ops that only ask (a question can be asked again of other things in the same breath).
 _QUESTION_OPS = frozenset({"count", "list", "exists", "get", "aggregate", "distance", "route", "describe"})
+#: Changes said once and made again on other things in the same breath ("colour the office blue, and Kris's
+#: office as well").
+_SAME_AGAIN_OPS = frozenset({"color", "hide", "show", "select", "transparency"})
 
 #: How much higher than the lowest rooms' floor a room's floor must be to be upstairs where a file models two
 #: floors on one storey (metres; a split level's half flight is less).
@@ -401,6 +404,8 @@ class Parser:
                 got = self._clause(clause, dataclasses.replace(ctx, said_before=tuple(steps)) if steps else ctx, steps)
             except ClauseError as exc:
                 return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
+            if got is None:
+                got = self._asked_of_both(clause, ctx, steps)
             if got is None and len(clauses) > 1 and (_is_filler_clause(clause) or phrasing.is_aside(clause)):
                 aside_topic = self._named_in(clause) or aside_topic
                 continue
@@ -426,10 +431,10 @@ class Parser:
                     except ClauseError as exc:
                         return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
             if got is None:
-                got = self._asked_of_both(clause, ctx, steps)
-            if got is None:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
+            if steps and steps[-1].get("op") == "route" and new_steps == [{"op": "distance", "to": {"ref": "it"}}]:
+                continue  # "how do I get to the shop, and how far is it?": the way there says how far
             if there is not None:
                 new_steps = [_it_replaced(st, there) for st in new_steps]
             low_confidence |= not confident
@@ -1937,17 +1942,19 @@ class Parser:
         return steps
 
     def _asked_of_both(self, clause: str, ctx: ParseContext, so_far: list[Step]) -> tuple[list[Step], bool] | None:
-        """"What are the cellar walls made of, and the walls upstairs?": the question, then the same question of
-        the things said after it (as the follow-up "and the walls upstairs?" would ask it)."""
+        """"What are the cellar walls made of, and the walls upstairs?": the question (or change: "colour the
+        professor's office blue, and Kris's office as well"), then the same of the things said after it (as the
+        follow-up "and the walls upstairs?" would ask it)."""
         pair = re.fullmatch(r"(?P<a>.+?) , (and|and also|also|what about|and what about|and how about|same for) "
-                            r"(?P<b>(the|all the|those|these|my|our|this|that) [^,]+?)( too| as well)?", clause)
+                            r"(?P<b>((the|all the|those|these|my|our|this|that) |[a-z]+'s )[^,]+?)( too| as well)?",
+                            clause)
         if pair is None:
             return None
         try:
             first = self._clause(pair.group("a"), ctx, so_far)
         except ClauseError:
             return None
-        if first is None or not all(st["op"] in _QUESTION_OPS for st in first[0]):
+        if first is None or not all(st["op"] in _QUESTION_OPS | _SAME_AGAIN_OPS for st in first[0]):
             return None
         asked = dataclasses.replace(ctx, dialogue=Dialogue(last_steps=copy.deepcopy(first[0])))
         then = self._follow_up(f"and {pair.group('b')}", asked)
@@ -2653,7 +2660,9 @@ def _value_corrected_once(t: str) -> str:
     side = r"(?:to the |to my |on the |on my )?(?:left|right)|(?:anti|counter)?clockwise"
     storey = r"(?:floor|level|storey|story) \d+"  # "take me to level 3, sorry, I mean level 2"
     number = r"\d+(?:\.\d+)?"  # "go up 2 floors, no wait, just one": the count
-    for kind in (colour, length, side, storey, number):
+    # "hide the windows on the east side, sorry, no, I mean the west side": the side of the building
+    compass = r"(?:on |to |at )?(?:the )?(?:north|south|east|west)(?:ern)?(?: side| end| facade| front)?"
+    for kind in (colour, length, side, storey, number, compass):
         if re.fullmatch(kind, val):
             said = list(re.finditer(rf"\b(?:{kind})\b", req))
             if said:

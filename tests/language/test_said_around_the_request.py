@@ -199,6 +199,20 @@ SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str
     ("AC20-FZK-Haus.ifc", None, "Take the roof off and hide the stairs as well", "hide the roof and the stairs",
      "state"),
     ("duplex.ifc", None, "Ooh, how many bedrooms are there?", "how many bedrooms are there", "value"),
+    (BPI_OFFICE, (86.0, 47.35, 1.6, 0.0), "I am in the corridor now. How I can walk from here to the seminar room?",
+     "how do i get to the seminar room", "value"),
+    (BPI_OFFICE, None, "Colour the kitchen blue, and Kris's office as well.",
+     "colour the kitchen and kris's office blue", "state"),
+    (SAMPLE_HOUSE, None, "what kind of wood is the piano made of", "what is the piano made of", "value"),
+    (BUNGALOW, None, "How many beds are there? And wardrobes, how many?", "how many wardrobes are there", "value"),
+    ("buildings/revit2017fra_rue-marc-antoine-petit.ifc", (-4.5, -11.0, 168.6, 0.0),
+     "what's the quickest way out of the building?", "what is the route to the nearest outside door", "value"),
+    (MULTIZONE, None, "Hide the windows on the east side... sorry, no, I mean the west side.",
+     "hide the windows on the west side", "state"),
+    (BUNGALOW, None, "make the washing machine red so the plumber sees it", "make the washing machine red", "state"),
+    ("AC20-FZK-Haus.ifc", (5.0, 5.0, 4.5, 0.0), "and how high is the ceiling up here?", "how high is the ceiling here",
+     "value"),
+    (ROOFTOP, None, "Please you hide all the doors, I want see the space without them.", "hide all the doors", "state"),
 ]
 
 
@@ -521,3 +535,9 @@ def test_a_count_in_each_room_or_floor_said(sessions: ev.Sessions) -> None:
     assert set(r.value) == set(kitchens.values()) and all(n > 0 for n in r.value.values()), r.value
     r = s.say("how many windows are there per floor")
     assert r.ok and sum(r.value.values()) == sum(1 for e in s.building.elements.values() if e.ifc_class == "IfcWindow")
+
+
+def test_how_far_after_the_way_there_is_the_walk(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/blenderbim_homemaker-test.ifc", 2.0, 2.5, 1.6, 0.0)
+    r = s.say("How do I get from here to the kitchen, and how far is it?")
+    assert r.ok and [st["op"] for st in r.program["steps"]] == ["route"], r.program
