@@ -2427,9 +2427,9 @@ _DETERMINER = re.compile(r"^(the|a|an|all|all the|all of the|my|this|that|these|
 #: What after a second noun said bare is shared with the first: a place or a relation.
 _SHARED_AFTER = re.compile(r"^ (on|in|at|upstairs|downstairs|inside|outside|of|near|next to|above|below|under|"
                            r"along|by|facing|within|on the|in the|from|to my|on my|behind|in front)\b")
-#: A noun phrase first, then, after a comma, a clause that takes it up with a pronoun.
 #: A question's first word.
 _ASKED = r"(what|which|who|where|how|why|when|is|are|do|does|did|can|could)\b"
+#: A noun phrase first, then, after a comma, a clause that takes it up with a pronoun.
 _TOPIC = re.compile(r"^(?P<np>(?:(?:the|that|this|those|these|my|all the|both) )?[^,]+?(?: , [^,]+?)*) , "
                     r"(?P<rest>[^,]*\b(?:it|them|they|those|these|its|their|which one|which|that one|this one)\b"
                     r"[^,]*)$")
