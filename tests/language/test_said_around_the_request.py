@@ -213,6 +213,15 @@ SAID_PLAINLY: list[tuple[str, tuple[float, float, float, float] | None, str, str
     ("AC20-FZK-Haus.ifc", (5.0, 5.0, 4.5, 0.0), "and how high is the ceiling up here?", "how high is the ceiling here",
      "value"),
     (ROOFTOP, None, "Please you hide all the doors, I want see the space without them.", "hide all the doors", "state"),
+    (CHINESE_DEMO, None, "The doors, how many they are, and what material they are made from?",
+     "what are the doors made of", "value"),
+    (PORTUGUESE, (-10.0, -23.0, 1.6, 90.0), "this room here, how many window it has?",
+     "how many windows are in this room", "value"),
+    (HOM, (6.0, 5.7, 1.6, 0.0), "which rooms can I walk straight into from the kitchen here",
+     "which rooms open off the kitchen", "value"),
+    (SENSOR_RIG, (9.0, 6.5, 5.25, 0.0), "the chairs up here, from which material they are made?",
+     "what are the chairs up here made of", "value"),
+    (OFFICE_5ZONE, (0.0, 6.0, 1.6, 0.0), "sorry, which office is this one?", "which room is this", "value"),
 ]
 
 
