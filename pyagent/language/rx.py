@@ -28,11 +28,6 @@ def sub(pattern: PatternLike, repl: str | Callable[[re.Match[str]], str], string
     return compiled(pattern, flags).sub(repl, string, count=count)
 
 
-def subn(pattern: PatternLike, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0,
-         flags: int = 0) -> tuple[str, int]:
-    return compiled(pattern, flags).subn(repl, string, count=count)
-
-
 def search(pattern: PatternLike, string: str, flags: int = 0) -> re.Match[str] | None:
     return compiled(pattern, flags).search(string)
 
@@ -60,16 +55,4 @@ def split(pattern: PatternLike, string: str, maxsplit: int = 0, flags: int = 0) 
 escape = re.escape
 compile = compiled  # noqa: A001  (the name ``re`` users expect)
 Match = re.Match
-I = re.I  # noqa: E741
 IGNORECASE = re.IGNORECASE
-M = re.M
-MULTILINE = re.MULTILINE
-S = re.S
-DOTALL = re.DOTALL
-VERBOSE = re.VERBOSE
-X = re.X
-A = re.A
-ASCII = re.ASCII
-U = re.U
-UNICODE = re.UNICODE
-error = re.error
