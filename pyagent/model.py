@@ -97,6 +97,12 @@ class Building:
     # minus this (see tessellate.local_origin); exports add it back.
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
+    def compass_heading(self, side: str) -> float | None:
+        """The way a compass side ("north", "west", ...) points, in degrees counter-clockwise from +X, by the file's
+        true north; None for any other word."""
+        turn = {"north": 0.0, "west": 90.0, "south": 180.0, "east": -90.0}.get(side)
+        return None if turn is None else self.true_north_deg + turn
+
     def storey(self, gid: str | None) -> Storey | None:
         for s in self.storeys:
             if s.id == gid:

@@ -195,8 +195,8 @@ class SpatialIndex:
 
     def compass_offsets(self, origin: np.ndarray, rows: np.ndarray, rel: str, use_facing: bool = True) -> np.ndarray:
         """How far (degrees, 0-180) each element's way (see ``compass_mask``) is from a compass direction."""
-        north = self.building.true_north_deg
-        heading = {"north": north, "west": north + 90, "south": north + 180, "east": north - 90}[rel]
+        heading = self.building.compass_heading(rel)
+        assert heading is not None, rel
         d = self.centre[rows, :2] - origin[:2]
         ang = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
         if use_facing:

@@ -224,9 +224,9 @@ def place_by(ex: Executor, ctx: Context, anchor: str, depth: float, width: float
 
 def direction_vector(ex: Executor, ctx: Context, direction: str) -> np.ndarray:
     yaw = ctx.pose.yaw
-    north = ex.building.true_north_deg
-    angle = {"forward": yaw, "back": yaw + 180, "left": yaw + 90, "right": yaw - 90,
-             "north": north, "south": north + 180, "west": north + 90, "east": north - 90}.get(direction)
+    angle = {"forward": yaw, "back": yaw + 180, "left": yaw + 90, "right": yaw - 90}.get(direction)
+    if angle is None:
+        angle = ex.building.compass_heading(direction)
     if direction == "up":
         return np.array([0.0, 0.0, 1.0])
     if direction == "down":

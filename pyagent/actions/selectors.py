@@ -554,8 +554,10 @@ class Resolver:
             return (max if pick == "largest" else min)(units, key=area)
         rows = [np.array([self.sp.index[r] for r in unit if r in self.sp.index], int) for unit in units]
         centres = np.array([self.sp.centre[r, :2].mean(axis=0) if len(r) else [np.nan, np.nan] for r in rows])
-        north = self.b.true_north_deg
-        heading = math.radians({"north": north, "west": north + 90, "south": north + 180, "east": north - 90}[pick])
+        degrees = self.b.compass_heading(pick)
+        if degrees is None:
+            raise SelectionError(f"'{pick}' is no side of the building")
+        heading = math.radians(degrees)
         score = centres @ np.array([math.cos(heading), math.sin(heading)])
         return units[int(np.nanargmax(score))]
 

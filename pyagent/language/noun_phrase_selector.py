@@ -46,11 +46,10 @@ def _rooms_named_on(parser: Parser, room_ids: list[str], side: str, said_as_plac
         if said & set(words):
             out.append(r)
     # said as a place, a name the geometry gives the lie to (the room named "west" lies east) is not trusted
-    north = parser.building.true_north_deg
-    turn = {"north": 0.0, "west": 90.0, "south": 180.0, "east": -90.0}.get(side)
-    if not said_as_place or turn is None or len(room_ids) < 2:
+    degrees = parser.building.compass_heading(side)
+    if not said_as_place or degrees is None or len(room_ids) < 2:
         return out
-    heading = math.radians(north + turn)
+    heading = math.radians(degrees)
 
     def score(r: str) -> float:
         el = els[r]

@@ -390,15 +390,7 @@ class Parser:
                 clause = _asked_of_place(clause, aside_place)
                 aside_place = None
             clause = _ones_named(clause, steps)
-            bare_count = re.fullmatch(r"(and )?how many (?!(in|on|at|up|down|upstairs|downstairs|of)\b)"
-                                      r"(?P<x>[a-z]+( [a-z]+)?)( are there| has it( got)?| does it have)?",
-                                      clause)
-            there = _room_asked_of(steps[-1]) if steps and (re.search(r"\bin there\b", clause) or bare_count) \
-                else None
-            if there is not None and bare_count is not None:  # "this bedroom, how big is it? and how many windows?"
-                clause = f"how many {bare_count.group('x')} are there in it"
-            elif there is not None:  # "how many windows are in the bedroom, and what's the floor area in there"
-                clause = re.sub(r"\bin there\b", "of it", clause, count=1)
+            clause, there = _of_the_room_before(clause, steps)
             clause = _count_said_again(clause, steps, said_before)
             try:
                 got = self._clause(clause, dataclasses.replace(ctx, said_before=tuple(steps)) if steps else ctx, steps)
@@ -1769,15 +1761,13 @@ class Parser:
         if m is None:
             return None
         y = m.group("y")
-        if re.fullmatch(r"(the )?(floors?|storeys?|stories|story|levels?)", y):
-            things = self.selector(m.group("x"), ctx)
-            return [{"op": "group", "target": things, "by": "storey"}] if things and _has_noun(things) else None
-        if re.fullmatch(r"(the )?rooms?", y):
-            things = self.selector(m.group("x"), ctx)
-            return [{"op": "group", "target": things, "by": "room"}] if things and _has_noun(things) else None
-        rooms = self.selector(y if y.startswith(("the ", "all ")) else f"all the {plural_noun(y)}", ctx)
         things = self.selector(m.group("x"), ctx)
-        if not rooms or rooms.get("class") != ["IfcSpace"] or not things or not _has_noun(things):
+        if not things or not _has_noun(things):
+            return None
+        if re.fullmatch(r"(the )?(floors?|storeys?|stories|story|levels?|rooms?)", y):  # per floor, in each room
+            return [{"op": "group", "target": things, "by": "room" if "room" in y else "storey"}]
+        rooms = self.selector(y if y.startswith(("the ", "all ")) else f"all the {plural_noun(y)}", ctx)
+        if not rooms or rooms.get("class") != ["IfcSpace"]:
             return None
         rooms = {k: v for k, v in rooms.items() if k not in ("order", "limit")}
         return [{"op": "group", "target": things, "by": "room", "among": rooms}]
@@ -1791,10 +1781,10 @@ class Parser:
             return None
         a, b = parts
         tail = re.search(r" ((on|in|at) the [a-z ]+|upstairs|downstairs)$", b)
+        first = [a + tail.group(0), a] if tail and not re.search(r" (on|in|at) the ", a) else [a]
         ids: list[str] = []
-        for part, alone in ((a + tail.group(0), a) if tail and not re.search(r" (on|in|at) the ", a) else (a, a),
-                            (b, b)):
-            sel = self.selector(part, ctx) or self.selector(alone, ctx)
+        for readings in (first, [b]):
+            sel = next((s for s in (self.selector(r, ctx) for r in readings) if s), None)
             if not sel or sel.get("class") != ["IfcSpace"] or len(sel.get("ids") or ()) != 1:
                 return None
             ids += sel["ids"]
@@ -2562,6 +2552,22 @@ _CORRECTED_INDEFINITE_MID = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an)
 _INDEFINITE_OBJECT = re.compile(r"\b(a|an) [a-z]+( [a-z]+)?(?= (in|on|into|next|by|near|beside|at|under|over|to|"
                                 r"against|between)\b|$)")
 _LAST_DETERMINER = re.compile(r"\b(all the|the|those|these|that|this|my)\b(?!.*\b(the|those|these|that|this|my)\b)")
+
+
+def _of_the_room_before(clause: str, steps: list[Step]) -> tuple[str, Selector | None]:
+    """A clause about the one room the step before asked about, said with "in there" ("how many windows are in
+    the bedroom, and what's the floor area in there") or as a bare count ("this bedroom, how big is it? and how
+    many windows?"): the clause with "it" for the room, and the room ("it" is put back as the room in its
+    steps); else the clause as said and None."""
+    bare_count = re.fullmatch(r"(and )?how many (?!(in|on|at|up|down|upstairs|downstairs|of)\b)"
+                              r"(?P<x>[a-z]+( [a-z]+)?)( are there| has it( got)?| does it have)?", clause)
+    there = re.search(r"\bin there\b", clause)
+    room = _room_asked_of(steps[-1]) if steps and (there or bare_count) else None
+    if room is None:
+        return clause, None
+    if bare_count is not None:
+        return f"how many {bare_count.group('x')} are there in it", room
+    return re.sub(r"\bin there\b", "of it", clause, count=1), room
 
 
 def _room_asked_of(step: Step) -> Selector | None:
