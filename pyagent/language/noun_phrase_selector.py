@@ -106,9 +106,17 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         for listed in phrase.rooms:
             if listed.entry is None:
                 continue
+            if phrase.storeys:  # "the bedrooms and bathrooms upstairs": every one so named, on that floor
+                ids |= set(listed.entry.ids)
+                continue
             one = parser._room_selector(list(listed.entry.ids), ctx, plural=listed.plural)
             ids |= set(ctx.scene.peek(one) if one.get("limit") == 1 else one["ids"])
-        return {"class": ["IfcSpace"], "ids": sorted(ids)} if ids else None
+        if not ids:
+            return None
+        listed_sel: Selector = {"class": ["IfcSpace"], "ids": sorted(ids)}
+        if phrase.storeys and not _storey_into(listed_sel, phrase, parser, ctx):
+            return None
+        return listed_sel
     if len(phrase.rooms) > 1 or len(phrase.storeys) > 1 or len(phrase.marks) > 1:
         raise NotCovered("more than one room, storey or mark")
     if phrase.head is None and phrase.words_before and not phrase.rooms:
@@ -188,23 +196,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         relations.append({"rel": side})
 
     # Storey.
-    if phrase.storeys:
-        said = phrase.storeys[0].text
-        level = parser.upper_level(said)
-        spec = "" if level is not None else parser._storey_spec(f" {said} ", ctx)
-        if level is not None:  # "the rooms upstairs" in a file of one storey whose rooms stand at two levels
-            sel.setdefault("where", []).append(level)
-        elif spec is None and not parser.building.storeys and said in _THIS_FLOOR:
-            spec = ""  # "on this floor" in a building that records no storeys: everywhere, all one floor
-        elif spec is None:
-            if any(w in said for w in _UNSURE_STOREY):
-                return None  # a storey the building does not have: the caller explains
-            raise NotCovered("a storey word that names no storey here")
-        st = parser.building.storey(spec) if spec else None
-        if st is not None:
-            sel["storey"] = st.name
-        elif spec is not None and spec.startswith("missing:"):
-            sel["storey"] = spec.removeprefix("missing:")
+    if phrase.storeys and not _storey_into(sel, phrase, parser, ctx):
+        return None  # a storey the building does not have: the caller explains
 
     # Room.
     room = phrase.rooms[0] if phrase.rooms else None
@@ -496,3 +489,25 @@ def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] 
     if r.rel == "near" or r.words in _NEAR_WORDS:
         return {"rel": "near", "of": anchor}
     return {"rel": r.rel, "of": anchor}
+
+
+def _storey_into(sel: Selector, phrase: NounPhrase, parser: Any, ctx: Any) -> bool:
+    """Put the storey the phrase names into ``sel``; False for a storey the building does not have (the caller
+    explains), NotCovered for a storey word that names no storey here."""
+    said = phrase.storeys[0].text
+    level = parser.upper_level(said)
+    spec = "" if level is not None else parser._storey_spec(f" {said} ", ctx)
+    if level is not None:  # "the rooms upstairs" in a file of one storey whose rooms stand at two levels
+        sel.setdefault("where", []).append(level)
+    elif spec is None and not parser.building.storeys and said in _THIS_FLOOR:
+        spec = ""  # "on this floor" in a building that records no storeys: everywhere, all one floor
+    elif spec is None:
+        if any(w in said for w in _UNSURE_STOREY):
+            return False
+        raise NotCovered("a storey word that names no storey here")
+    st = parser.building.storey(spec) if spec else None
+    if st is not None:
+        sel["storey"] = st.name
+    elif spec is not None and spec.startswith("missing:"):
+        sel["storey"] = spec.removeprefix("missing:")
+    return True

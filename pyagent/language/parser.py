@@ -445,7 +445,7 @@ class Parser:
         if undos and all(st.get("op") == "undo" or st.get("op") == "show" and "ref" in st.get("target", {})
                          for st in steps):
             steps = undos[:1]  # "bring her back, undo that": showing what was hidden is the undo said first
-        steps = _selections_joined(_asked_again_dropped(steps))
+        steps = _selections_joined(_asked_again_dropped(_place_shared(steps, said)))
         if len(steps) == 1 and steps[0].get("op") == "list" and steps[0]["target"].get("class") == ["IfcSpace"] \
                 and _WHERE_FROM_HERE.match(said):
             steps = [{"op": "route", "to": steps[0]["target"]}]  # "where is the nearest toilet from here": the way
@@ -1764,6 +1764,12 @@ class Parser:
         things = self.selector(m.group("x"), ctx)
         if not things or not _has_noun(things):
             return None
+        if things.get("limit") == 1 and not re.search(r"\b(\w+est|first|last|one)\b", m.group("x")):
+            # "is there a kitchen on every floor" (said as "how many kitchen are there on each floor"): every one
+            x = m.group("x")
+            said_many = self.selector(x[: x.rfind(" ") + 1] + plural_noun(x.split()[-1]), ctx)
+            things = said_many if said_many and said_many.get("limit") != 1 else \
+                {k: v for k, v in things.items() if k not in ("order", "limit")}
         if re.fullmatch(r"(the )?(floors?|storeys?|stories|story|levels?|rooms?)", y):  # per floor, in each room
             return [{"op": "group", "target": things, "by": "room" if "room" in y else "storey"}]
         rooms = self.selector(y if y.startswith(("the ", "all ")) else f"all the {plural_noun(y)}", ctx)
@@ -2720,6 +2726,34 @@ def _asked_again_dropped(steps: list[Step]) -> list[Step]:
                 and st.get("property") == prev.get("property"):
             continue
         out.append(st)
+    return out
+
+
+_PLACE_KEYS = ("storey", "room")
+_ASKED_OF_ALL = re.compile(r"\b(total|altogether|in all|overall|whole|entire|everywhere|building|house|in the model)\b")
+
+
+def _place_shared(steps: list[Step], said: str) -> list[Step]:
+    """"how many doors and how many windows are on the first floor", "count the doors and the windows
+    upstairs": counts in a row said with one place at the end all count in that place (not the first ones
+    in the whole building), unless the words ask for the whole building too or the first question was
+    asked whole ("how many doors are there, and how many windows upstairs")."""
+    head = re.split(r" and | , |[.?;] ", said)[0]
+    if len(steps) < 2 or _ASKED_OF_ALL.search(said) or re.search(r"\b(there|have|has|got)\b", head):
+        return steps
+    last = steps[-1]
+    target = last.get("target")
+    if last.get("op") != "count" or not isinstance(target, dict) or not any(k in target for k in _PLACE_KEYS):
+        return steps
+    place = {k: target[k] for k in _PLACE_KEYS if k in target}
+    out = list(steps)
+    for i in range(len(steps) - 2, -1, -1):
+        st = steps[i]
+        before = st.get("target")
+        if st.get("op") != "count" or not isinstance(before, dict) \
+                or not set(before) <= {"class", "kind", "ids", "name"}:
+            break
+        out[i] = {**st, "target": {**place, **before}}
     return out
 
 

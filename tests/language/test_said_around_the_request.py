@@ -550,3 +550,38 @@ def test_how_far_after_the_way_there_is_the_walk(sessions: ev.Sessions) -> None:
     s = standing_at(sessions, "buildings/blenderbim_homemaker-test.ifc", 2.0, 2.5, 1.6, 0.0)
     r = s.say("How do I get from here to the kitchen, and how far is it?")
     assert r.ok and [st["op"] for st in r.program["steps"]] == ["route"], r.program
+
+
+def test_counts_said_with_one_place_at_the_end_all_count_there(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("duplex.ifc")
+    storeys = {st.id: st.name for st in s.building.storeys}
+
+    def on(cls: str, storey: str) -> int:
+        return sum(1 for e in s.building.elements.values() if e.ifc_class == cls and storeys.get(e.storey) == storey)
+
+    for said in ("how many doors and how many windows are on level 1", "count the doors and the windows on level 1"):
+        r = s.say(said)
+        assert r.ok and [st["target"].get("storey") for st in r.program["steps"]] == ["Level 1", "Level 1"], r.program
+        assert f"There are {on('IfcDoor', 'Level 1')} doors on Level 1." in r.answer, r.answer
+    r = s.say("how many doors are there, and how many windows on level 1")
+    assert r.ok and "storey" not in r.program["steps"][0]["target"], r.program  # the first asked of the whole house
+    r = s.say("how many doors and windows are there on level 2")
+    doors, windows = on("IfcDoor", "Level 2"), on("IfcWindow", "Level 2")
+    assert r.ok and r.value == doors + windows and f": {doors} doors and {windows} windows." in r.answer, r.answer
+    bedrooms = {e.id for e in s.building.spaces() if "bedroom" in (e.long_name or e.name).lower()}
+    bathrooms = {e.id for e in s.building.spaces() if "bath" in (e.long_name or e.name).lower()}
+    r = s.say("how many bedrooms and bathrooms are upstairs")
+    upstairs = {g for g in bedrooms | bathrooms if storeys.get(s.building.elements[g].storey) == "Level 2"}
+    assert r.ok and upstairs and r.value == len(upstairs) < len(bedrooms | bathrooms), (r.value, r.answer)
+
+
+def test_whether_every_floor_has_one_is_the_count_on_each_floor(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("duplex.ifc")
+    storeys = {st.id: st.name for st in s.building.storeys}
+    baths = [e for e in s.building.spaces() if "bath" in (e.long_name or e.name).lower()]
+    per_floor = {name: sum(1 for e in baths if e.storey == sid) for sid, name in storeys.items()}
+    for said in ("is there a bathroom on every floor?", "Does each level have a bathroom?",
+                 "which floors have a bathroom"):
+        r = s.say(said)
+        assert r.ok and r.program["steps"][0]["op"] == "group", (said, r.program)
+        assert r.value == per_floor, (said, r.value)

@@ -19,8 +19,32 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     ids = ex.targets(ctx, step["target"], allow_empty=True)
     n = _counted(ex, ids, step["target"])
     noun = noun_for(step["target"], n)
-    where = _where_counted(ex, ctx, ids, step["target"])
+    by_class = _by_class(ex, ids, step["target"])
+    if by_class:  # "how many doors and windows": each said, rather than where they all are
+        where = say("count_on_storey", storey=step["target"]["storey"]) if step["target"].get("storey") else ""
+        where += say("count_per_storey", parts=by_class)
+    else:
+        where = _where_counted(ex, ctx, ids, step["target"])
     return n, say("count", be="is" if n == 1 else "are", n=n, noun=noun, where=where), ids
+
+
+def _by_class(ex: Executor, ids: list[str], sel: dict[str, Any]) -> str:
+    """"14 doors and 24 windows": the count of each class a selector of several classes asked for, where
+    more than one of them was found; "" otherwise."""
+    classes = list(sel.get("class") or ())
+    if len(classes) < 2 or sel.get("kind") or sel.get("name"):
+        return ""
+    counts: list[tuple[str, int]] = []
+    for c in classes:
+        mine = [g for g in ids if (el := ex.building.elements.get(g)) is not None and class_matches(
+            ex.building.schema, el.ifc_class, el.properties.get("PredefinedType"), {c})]
+        k = _counted(ex, mine, {"class": [c]})
+        if k:
+            counts.append((noun_for({"class": [c]}, k), k))
+    if len(counts) < 2:
+        return ""
+    parts = [f"{k} {noun}" for noun, k in counts]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _where_counted(ex: Executor, ctx: Context, ids: list[str], sel: dict[str, Any]) -> str:
