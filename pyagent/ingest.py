@@ -20,6 +20,7 @@ from pyagent.relations import Relations
 from pyagent.review.site import site_location
 from pyagent.roomfinder import RoomFinder
 from pyagent.tessellate import SKIPPED_CLASSES, MeshSet
+from pyagent.vocabulary import class_ancestors
 
 # Quantity names (from quantity sets and common vendor property sets) mapped onto canonical keys.
 QUANTITY_KEYS: dict[str, tuple[str, ...]] = {
@@ -399,6 +400,15 @@ class Records:
     rels: Relations  # the file's relations, read once
 
 
+def _type_class(schema: str, cls: str, type_cls: str) -> str | None:
+    """The class a product's type names ("IfcSanitaryTerminal" of an "IfcSanitaryTerminalType") where it is
+    more specific than the product's own (an IFC2x3 IfcFlowTerminal), else None."""
+    named = type_cls.removesuffix("Type")
+    if named == type_cls or named in class_ancestors(schema, cls) or named.startswith(("IfcDistribution", "IfcFlow")):
+        return None
+    return named
+
+
 def element_records(model: ifcopenshell.file, placements: Placements | None = None, axes: bool = True) -> Records:
     """Every product that may be part of the scene, with its names, type, properties, materials, quantity
     sets and spatial parent: everything of ``build_building`` that needs no mesh, so that it can be read
@@ -407,6 +417,7 @@ def element_records(model: ifcopenshell.file, placements: Placements | None = No
     child works them out while this is read)."""
     scale = float(uunit.calculate_unit_scale(model))
     quantity_scale = quantity_scales(model, scale)
+    schema = model.schema
     placements = placements if placements is not None else Placements()
     psets_memo = _PropertyMemo()
     materials_memo: dict[int, list[str]] = {}
@@ -437,6 +448,7 @@ def element_records(model: ifcopenshell.file, placements: Placements | None = No
         type_obj = rels.type_of(product)
         if type_obj is not None:
             el.type_name = _text(type_obj.Name)
+            el.type_class = _type_class(schema, cls, type_obj.is_a())
         el.properties = _flat_properties(product, type_obj, rels, psets_memo)
         predefined = product.PredefinedType if "PredefinedType" in attrs else None
         if isinstance(predefined, str) and predefined not in ("NOTDEFINED", "USERDEFINED"):

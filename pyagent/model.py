@@ -53,6 +53,9 @@ class Element:
     # IfcRoof, the flights of an IfcStair): asking for the whole's class finds its parts.
     whole_class: str | None = None
     whole: str | None = None  # that whole's GlobalId (counting roofs counts wholes, not their slabs)
+    # The more specific class its type says it is, where the file's schema has only a general one (IFC2x3: an
+    # IfcFlowTerminal typed by an IfcSanitaryTerminalType is a sanitary terminal, as IFC4 writes it).
+    type_class: str | None = None
 
     @property
     def centre(self) -> np.ndarray:

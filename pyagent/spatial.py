@@ -64,10 +64,11 @@ class SpatialIndex:
             from pyagent.vocabulary import class_matches
 
             b = self.building
-            kinds = [(e.ifc_class, e.properties.get("PredefinedType"), e.whole_class)
+            kinds = [(e.ifc_class, e.properties.get("PredefinedType"), e.whole_class, e.type_class)
                      for e in (b.elements[g] for g in self.ids)]
             verdict = {k: class_matches(b.schema, k[0], k[1], set(wanted))
-                       or (k[2] is not None and class_matches(b.schema, k[2], None, set(wanted))) for k in set(kinds)}
+                       or (k[2] is not None and class_matches(b.schema, k[2], None, set(wanted)))
+                       or (k[3] is not None and k[3] in wanted) for k in set(kinds)}
             mask = np.fromiter((verdict[k] for k in kinds), bool, len(kinds))
             self._class_masks[wanted] = mask
         return mask

@@ -511,7 +511,10 @@ class Resolver:
             rows, was_pose = self._relation(rows, rel, sel)
             pose_relative |= was_pose
         if sel.get("except"):
-            excluded = set(Resolver(ctx).resolve(sel["except"]))
+            but = sel["except"]
+            if sel.get("class") and not set(but) & {"class", "ids", "ref", "step"}:
+                but = {**but, "class": sel["class"]}  # "the rooms except those on the roof level": those rooms
+            excluded = set(Resolver(ctx).resolve(but))
             rows = rows[[ids[r] not in excluded for r in rows]]
         rows = self._order(rows, sel, pose_relative)
         if self._needs_reach:
@@ -571,7 +574,12 @@ class Resolver:
 
         def says(room: str) -> bool:
             el = self.b.elements.get(room)
-            return el is not None and want in _NUMBER_WORD.findall(f"{el.name} {el.long_name}".lower())
+            if el is None:
+                return False
+            words = _NUMBER_WORD.findall(f"{el.name} {el.long_name}".lower())
+            # a letter before the number names a wing or a dwelling ("A102", "B203": unit A, unit B)
+            return want in words or len(want) == 1 and want.isalpha() and any(
+                w[0] == want and w[1:].isdigit() for w in words)
 
         numbered = [u for u in units if u and all(says(r) for r in u)]
         if len(numbered) != 1:

@@ -354,7 +354,8 @@ class Lexicon:
             if family:
                 lex.names.setdefault(fold(family.group(1)), []).append(e.id)
         lex.class_words = dict(CLASS_WORDS)
-        present = {e.ifc_class for e in b.products()} | {e.whole_class for e in b.products() if e.whole_class}
+        present = {e.ifc_class for e in b.products()} | {e.whole_class for e in b.products() if e.whole_class} \
+            | {e.type_class for e in b.products() if e.type_class}
         for ifc_class in sorted(present):
             noun = class_name_words(ifc_class)
             if noun and noun not in lex.class_words and " " in noun:

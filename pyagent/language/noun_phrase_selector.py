@@ -137,6 +137,14 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     relations: list[dict[str, Any]] = []
     if phrase.exclusion is not None:
         ex = parser._exclusion(phrase.exclusion, ctx)
+        if ex is not None and head is not None and head.kind == "class" and "IfcSpace" in head.value[1] \
+                and ex.get("class") and "IfcSpace" not in ex["class"]:
+            # "the rooms, not counting the roof": not the rooms of the storey so named, if one is
+            words = [w for w in phrase.exclusion.split() if w not in ("the", "a", "all", "of", "level", "floor",
+                                                                     "storey")]
+            st = next((st for st in parser.building.storeys if words and re.findall(r"[^\W\d_]+", st.name.lower())
+                       == words), None)
+            ex = {"storey": st.name} if st is not None else ex
         if ex is not None:
             sel["except"] = ex
     if phrase.head is not None and phrase.head.kind == "house":  # "the whole building (except the roof)"

@@ -142,6 +142,10 @@ _WEAK_WORDS = (("adverbs", "ADVERB"), ("user", "USER"), ("away", "AWAY"), ("to",
                ("from_of", "FROM_OF"), ("locatives", "LOCATIVE"), ("area_units", "AREA_UNIT"))
 
 
+# Words for one dwelling of several, said with its letter or number ("unit B", "flat 2").
+_DWELLING_WORDS = frozenset({"unit", "flat", "apartment", "house", "dwelling", "home", "half", "side"})
+
+
 class Tagger:
     """Typed tokens for noun phrases said about one building."""
 
@@ -172,6 +176,12 @@ class Tagger:
                     self._put(said, NPToken("KIND", said, kind, plural))
         for entry in reversed(lex.rooms):  # longest phrases were first: keep them on top
             self._put_room(entry)
+        for word in (*ROOM_SYNONYMS, *ROOM_NOUNS):  # "this office" where no room is called one, "this lab": the
+            # room one is in
+            if " " not in word and ((word,) not in self.building or word in ROOM_NOUNS):
+                for mine in ("this", "my", "our", "the current"):
+                    self._put(f"{mine} {word}", NPToken("THIS_ROOM", f"{mine} {word}", None, False))
+                    self._put(f"in {mine} {word}", NPToken("HERE_ROOM", f"in {mine} {word}", None, False))
         for word, fragment in self._rooms_as_things().items():  # "the kitchen" with no kitchen: the kitchen unit
             self._put(word, NPToken("NAME", word, fragment, False))
             self._put(plural_noun(word), NPToken("NAME", plural_noun(word), fragment, True))
@@ -256,6 +266,11 @@ class Tagger:
                     and ("of",) in self.closed and words[1:] in self.closed:
                 of, that = self.closed[("of",)], self.closed[words[1:]]
                 out[i:i + 1] = [NPToken(of[0], "of", of[1]), NPToken(that[0], words[1], that[1])]
+        for i, token in enumerate(out[:-1]):  # "in unit B", "flat 2": one dwelling of several, by its letter or number
+            after = out[i + 1]
+            if token.text in _DWELLING_WORDS and (after.type == "NUMBER" or re.fullmatch(r"[a-h]", after.text)):
+                out[i] = NPToken("HOUSE", token.text, token.text)
+                out[i + 1] = NPToken("NUMBER", after.text, after.value if after.type == "NUMBER" else 0.0)
         for i, token in enumerate(out):  # "the square pillars": a shape, not the unit of an area
             if token.type == "AREA_UNIT" and not (i + 1 < len(out) and out[i + 1].type == "UNIT"):
                 out[i] = NPToken("WORD", token.text, token.text)

@@ -398,6 +398,13 @@ class Parser:
                 return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
             if got is None:
                 got = self._asked_of_both(clause, ctx, steps)
+            if got is None and not steps and len(clauses) > 1 and (alone := phrasing.rewrite(clause)) != clause:
+                # "I'm in Kris's office, how far is it to walk over to the seminar room": the question after a
+                # remark read as it would be said alone
+                try:
+                    got = self._clause(alone, ctx, steps)
+                except ClauseError:
+                    got = None
             if got is None and len(clauses) > 1 and (_is_filler_clause(clause) or phrasing.is_aside(clause)):
                 aside_topic = self._named_in(clause) or aside_topic
                 continue
@@ -532,9 +539,11 @@ class Parser:
         rest = m.group("rest")
         # "stairs, railings too, hide them": the things listed, as one phrase
         parts = [re.sub(r" (too|also|as well)$", "", p.strip()) for p in m.group("np").split(" , ")]
-        if re.match(r"(what|which|who|where|how|why|when|is|are|do|does|did|can|could|would|will|should|was|were)\b",
-                    parts[0]) or parts[0].split()[0] in VERBS_AFTER_AND:
-            return t  # "what door is behind me, and how wide is it": a question or a request first, not a topic
+        if re.match(r"(what|which|who|where|how|why|when|is|are|do|does|did|can|could|would|will|should|was|were|"
+                    r"i|we|you|there|he|she|they)\b", parts[0]) or parts[0].split()[0] in VERBS_AFTER_AND:
+            # "what door is behind me, and how wide is it": a question or a request first, not a topic; "I'm in
+            # the kitchen, how far is it to the loo": a remark
+            return t
         asked = _ASKED
         if len(parts) > 1 and any(re.match(asked, p) for p in parts[1:]):
             # "the windows, which height they have, and the sill is on which height": one thing, two questions
@@ -2718,13 +2727,17 @@ _MEMBER_CLASSES = frozenset({"IfcColumn", "IfcBeam", "IfcMember", "IfcPile"})
 
 
 def _asked_again_dropped(steps: list[Step]) -> list[Step]:
-    """Without a question asked again of the same thing ("is the door wide enough? how wide is it actually?")."""
+    """Without a question asked again of the same thing ("is the door wide enough? how wide is it actually?"), or
+    asked after a count on each floor that answers it ("where are they")."""
     out: list[Step] = []
     for st in steps:
         prev = out[-1] if out else None
         if prev is not None and st.get("op") == prev.get("op") == "get" and st.get("target") == {"ref": "it"} \
                 and st.get("property") == prev.get("property"):
             continue
+        if prev is not None and prev.get("op") == "group" and st.get("op") in ("list", "where_am_i") \
+                and st.get("target") == {"ref": "it"}:
+            continue  # "is there a kitchen on every floor? where are they": the count on each floor says where
         out.append(st)
     return out
 

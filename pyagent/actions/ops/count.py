@@ -36,8 +36,8 @@ def _by_class(ex: Executor, ids: list[str], sel: dict[str, Any]) -> str:
         return ""
     counts: list[tuple[str, int]] = []
     for c in classes:
-        mine = [g for g in ids if (el := ex.building.elements.get(g)) is not None and class_matches(
-            ex.building.schema, el.ifc_class, el.properties.get("PredefinedType"), {c})]
+        mine = [g for g in ids if (el := ex.building.elements.get(g)) is not None and (class_matches(
+            ex.building.schema, el.ifc_class, el.properties.get("PredefinedType"), {c}) or el.type_class == c)]
         k = _counted(ex, mine, {"class": [c]})
         if k:
             counts.append((noun_for({"class": [c]}, k), k))
