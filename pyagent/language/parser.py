@@ -338,7 +338,8 @@ class Parser:
                    r" upstairs| downstairs)?$", r"\g<head>\g<which> \g<body>\g<where>", t)
         # "make the beams orange, no, sorry, the columns" (normalised to "..., i meant the columns"): the
         # request is read, then made on the things meant, as a correction of the last request is
-        meant = re.fullmatch(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|those|these) [^,]+)", t)
+        meant = re.fullmatch(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|those|these) [^,]+|"
+                             rf"{_NUMBERED_PLACE})", t)
         meant_sel = self.selector(meant.group("np"), ctx) if meant is not None else None
         if meant is not None and meant_sel and meant_sel.get("class") == ["IfcSpace"]:
             # "colour the walls of the bathroom yellow, i meant the bedroom": a room in place of the room named
@@ -390,7 +391,9 @@ class Parser:
                 clause = _asked_of_place(clause, aside_place)
                 aside_place = None
             clause = _ones_named(clause, steps)
-            clause, there = _of_the_room_before(clause, steps)
+            placing = _PLACING.match(clause) is not None
+            # "select the shop, ... pop a plant in there": in the room the request before was about
+            clause, there = _of_the_room_before(clause, steps or (ctx.last_steps() if placing else []))
             clause = _count_said_again(clause, steps, said_before)
             try:
                 got = self._clause(clause, dataclasses.replace(ctx, said_before=tuple(steps)) if steps else ctx, steps)
@@ -436,6 +439,8 @@ class Parser:
                 continue  # "how do I get to the shop, and how far is it?": the way there says how far
             if there is not None:
                 new_steps = [_it_replaced(st, there) for st in new_steps]
+                new_steps = [{**st, "placement": "in"} if st.get("op") == "add_prop" and st.get("anchor") == there
+                             and st.get("placement") == "next_to" else st for st in new_steps]
             low_confidence |= not confident
             new_steps = self._fittings_like_before(new_steps, steps, clause)
             if len(new_steps) == 1 and new_steps[0].get("op") == "undo" and steps and steps[-1].get("op") == "undo":
@@ -2561,12 +2566,18 @@ def _colour_pattern() -> str:
 _CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (only |just )?"
                                r"(?P<np>(the|all the|both the|both|those|these|that|this|my) [^,]+?)"
                                r"(?: , (?P<rest>[^,]+))?")
+_NUMBERED_PLACE = r"(?:room|office|flat|unit|apartment|bedroom|suite|lab|house) [a-z]?\d+[a-z]?"
+_CORRECTED_NUMBER = re.compile(rf"(?P<head>.*?\b){_NUMBERED_PLACE}(?P<tail>[^,]*) , i mean(t)? "
+                               rf"(?P<new>{_NUMBERED_PLACE})")
 _CORRECTED_INDEFINITE = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an) [a-z]+( [a-z]+)?)")
 _CORRECTED_INDEFINITE_MID = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an) [a-z]+) (?P<rest>(in|on|into|next to|"
                                        r"by|near|beside|at|under|over|against|between)\b.*)")
 _INDEFINITE_OBJECT = re.compile(r"\b(a|an) [a-z]+( [a-z]+)?(?= (in|on|into|next|by|near|beside|at|under|over|to|"
                                 r"against|between)\b|$)")
 _LAST_DETERMINER = re.compile(r"\b(all the|the|those|these|that|this|my)\b(?!.*\b(the|those|these|that|this|my)\b)")
+
+
+_PLACING = re.compile(r"(put|place|add|pop|stick|drop|set|stand|bring) (a|an|some|one|two|\d+) ")
 
 
 def _of_the_room_before(clause: str, steps: list[Step]) -> tuple[str, Selector | None]:
@@ -2582,7 +2593,7 @@ def _of_the_room_before(clause: str, steps: list[Step]) -> tuple[str, Selector |
         return clause, None
     if bare_count is not None:
         return f"how many {bare_count.group('x')} are there in it", room
-    return re.sub(r"\bin there\b", "of it", clause, count=1), room
+    return re.sub(r"\bin there\b", "in it" if _PLACING.match(clause) else "of it", clause, count=1), room
 
 
 def _room_asked_of(step: Step) -> Selector | None:
@@ -2619,6 +2630,9 @@ def _target_corrected(t: str, only_room: Callable[[str], bool] | None = None) ->
     twenty, sorry, the HEA hundred beams" (normalised to "..., i mean ..."): the request said again with the
     thing meant in place of the last thing named before the correction, and what followed it; None when the
     text has no such correction."""
+    numbered = _CORRECTED_NUMBER.fullmatch(t)
+    if numbered is not None:  # "colour the windows in room two blue, no wait, room four": that room instead
+        return f"{numbered.group('head')}{numbered.group('new')}{numbered.group('tail')}"
     m = _CORRECTED_TARGET.fullmatch(t)
     if m is None:
         # "put a sofa in the living room, i mean an armchair": the thing to place said again

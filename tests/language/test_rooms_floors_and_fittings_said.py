@@ -140,3 +140,34 @@ def test_where_after_a_count_on_each_floor_is_answered_by_it(sessions: ev.Sessio
     s = sessions.fresh("duplex.ifc")
     r = s.say("is there a kitchen on every floor? where are they")
     assert r.ok and [st["op"] for st in r.program["steps"]] == ["group"], r.program
+
+
+def test_a_numbered_room_corrected_by_its_number(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/ifcengine_example.ifc")
+    plain = s.say("colour the windows in room four blue")
+    assert plain.ok, plain.answer
+    painted = dict(s.scene.colors)
+    s = sessions.fresh("buildings/ifcengine_example.ifc")
+    r = s.say("colour the windows in room two blue, no wait, room four")
+    assert r.ok and r.program == plain.program and s.scene.colors == painted, r.program
+
+
+def test_in_there_after_a_room_was_picked_puts_the_thing_in_it(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/blenderbim_homemaker-test.ifc", 9.0, -2.0, 1.6, 90.0)
+    room = s.say("select the shop unit on the ground floor").program["steps"][0]["target"]["ids"]
+    r = s.say("pop a plant in there")
+    step = r.program["steps"][0]
+    assert r.ok and step["placement"] == "in" and step["anchor"]["ids"] == room, r.program
+
+
+@pytest.mark.parametrize(("ifc", "said", "plain"), [
+    ("MiniProject.ifc", "what's the section size of the nearest column?", "what is the profile of the nearest column"),
+    ("MiniProject.ifc", "how many piles are there under this hall", "how many piles are there"),
+    ("duplex.ifc", "from which material are the walls made?", "what are the walls made of"),
+    ("duplex.ifc", "make the roof semi transparent", "make the roof half see-through"),
+])
+def test_said_in_other_words(sessions: ev.Sessions, ifc: str, said: str, plain: str) -> None:
+    s = sessions.fresh(ifc)
+    want = s.say(plain)
+    got = s.say(said)
+    assert want.ok and got.ok and got.program == want.program, (got.program, want.program)
