@@ -400,6 +400,20 @@ class Records:
     rels: Relations  # the file's relations, read once
 
 
+# A quantity set's volume this many times its element's box is a unit written wrong (litres said as cubic
+# metres): the mesh's volume is used instead.
+_VOLUME_OVER_BOX = 5.0
+
+
+def _volume_checked(el: Element, mesh_volume: float) -> None:
+    """The element's volume: its quantity set's, unless that is many times its box (an exporter's unit mistake:
+    a room of 130 m³ written as 129,987 m³); else, or without one, its mesh's."""
+    said = el.quantities.get("volume")
+    box = float(np.prod(np.maximum(el.bbox_max - el.bbox_min, 0.0)))
+    if said is None or box > 0.0 and said > _VOLUME_OVER_BOX * box:
+        el.quantities["volume"] = mesh_volume
+
+
 def _type_class(schema: str, cls: str, type_cls: str) -> str | None:
     """The class a product's type names ("IfcSanitaryTerminal" of an "IfcSanitaryTerminalType") where it is
     more specific than the product's own (an IFC2x3 IfcFlowTerminal), else None."""
@@ -513,7 +527,7 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             el.hidden_in_file = _hidden_in_file(rec.product, off)
             el.quantities["surface_area"] = float(facts.area[mi])
             if facts.volume[mi] > 1e-9:
-                el.quantities.setdefault("volume", float(facts.volume[mi]))  # a quantity set's wins
+                _volume_checked(el, float(facts.volume[mi]))
         else:
             el.bbox_min = el.bbox_max = axes[:3, 3] * scale - meshes.origin
             el.dims = dict(rec.overall)

@@ -499,7 +499,7 @@ def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] 
     return {"rel": r.rel, "of": anchor}
 
 
-def _storey_into(sel: Selector, phrase: NounPhrase, parser: Any, ctx: Any) -> bool:
+def _storey_into(sel: Selector, phrase: NounPhrase, parser: Parser, ctx: ParseContext) -> bool:
     """Put the storey the phrase names into ``sel``; False for a storey the building does not have (the caller
     explains), NotCovered for a storey word that names no storey here."""
     said = phrase.storeys[0].text
