@@ -45,6 +45,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "shading device": ("IfcShadingDevice",),
     "fin": ("IfcShadingDevice",), "louvre": ("IfcShadingDevice",), "louver": ("IfcShadingDevice",),
     "sunshade": ("IfcShadingDevice",), "blind": ("IfcShadingDevice",), "shutter": ("IfcShadingDevice",),
+    "appliance": ("IfcElectricAppliance",), "electrical appliance": ("IfcElectricAppliance",),
     "lift": ("IfcTransportElement",), "elevator": ("IfcTransportElement",), "escalator": ("IfcTransportElement",),
     "gutter": ("IfcPipeSegment",), "downpipe": ("IfcPipeSegment",), "pipe": ("IfcPipeSegment",),
 }

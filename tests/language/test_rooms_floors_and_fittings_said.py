@@ -173,6 +173,20 @@ def test_in_there_after_a_room_was_picked_puts_the_thing_in_it(sessions: ev.Sess
      "the layout", "section level 1 at 1.2 metres"),
     ("MiniProject.ifc", "get rid of all the formwork, hide it, I only want to see the structure",
      "hide all the formwork"),
+    ("duplex.ifc", "whats the total floor area of all the bathrooms upstairs and downstairs",
+     "what is the total floor area of all the bathrooms"),
+    (BPI_OFFICE, "how big is Kris's office, and the professor's one?",
+     "how big is Kris's office, and the professor's office?"),
+    ("buildings/archicad18_multizone-office.ifc", "how big is meeting room, the floor area I mean",
+     "how big is meeting room"),
+    ("buildings/blenderbim_creative-freedom.ifc", "What appliances are in the house? Like washing machine and that.",
+     "list the electrical appliances"),
+    ("buildings/archicad18_multizone-office.ifc", "how many offices are there and how much floor area do they add "
+     "up to", "how many offices are there and what is the total floor area of them"),
+    (GYM, "please make all the showers yellow, is for to check the layout of the changing rooms",
+     "make all the showers yellow"),
+    (GYM, "how many of those roof lights, the skylights, are there over the building",
+     "how many skylights are there in the building"),
 ])
 def test_said_in_other_words(sessions: ev.Sessions, ifc: str, said: str, plain: str) -> None:
     s = sessions.fresh(ifc)
