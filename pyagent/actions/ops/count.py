@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from pyagent.actions.ops.answers import say
 from pyagent.actions.selectors import SelectionError, noun_for, resolve_storey
 from pyagent.vocabulary import class_matches
@@ -34,10 +36,11 @@ def _by_class(ex: Executor, ids: list[str], sel: dict[str, Any]) -> str:
     classes = list(sel.get("class") or ())
     if len(classes) < 2 or sel.get("kind") or sel.get("name"):
         return ""
+    sp = ex.spatial
+    rows = np.array([sp.index[g] for g in ids if g in sp.index], int)
     counts: list[tuple[str, int]] = []
-    for c in classes:
-        mine = [g for g in ids if (el := ex.building.elements.get(g)) is not None and (class_matches(
-            ex.building.schema, el.ifc_class, el.properties.get("PredefinedType"), {c}) or el.type_class == c)]
+    for c in classes:  # matched as the selector matched them (supertype, predefined type, whole, type)
+        mine = [sp.ids[r] for r in rows[sp.class_mask(frozenset({c}))[rows]]]
         k = _counted(ex, mine, {"class": [c]})
         if k:
             counts.append((noun_for({"class": [c]}, k), k))
