@@ -13,6 +13,11 @@ not made: ``Forked.results`` raises ``ForkFailed`` and the parent makes that par
 The child may also ``tell`` the parent one thing while it goes on working (what both need before they
 split the work, such as which shapes repeat): it is written to a file of its own and a byte on a pipe says
 it is there, so the child never waits for the parent; ``Forked.told`` waits for it.
+
+A child can also get stuck: only the thread that forked lives on in it, and a lock another thread of the
+parent held at that moment (a module being imported, a library's mutex) is held for ever there. Waiting for
+it, the parent watches the child's processor time (``/proc/<pid>/stat``): a child that has used none for
+``STALL_S`` seconds is killed and counts as failed, so its part is made here as after a crash.
 """
 
 from __future__ import annotations
@@ -21,8 +26,11 @@ import fcntl
 import mmap
 import os
 import pickle
+import select
+import signal
 import struct
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Final
 
@@ -30,6 +38,13 @@ from typing import IO, Any, Final
 PROCESSES_ENV: Final = "PYAGENT_LOAD_PROCESSES"
 
 _END: Final = "pyagent.forked: end"
+
+#: A child that has had no processor time for this many seconds while this process waits for it is stuck
+#: (see the module's doc) and is killed. Work in the child never waits on anything but its own disk writes.
+STALL_S: float = 5.0
+
+#: How often the child's processor time is read while waiting for it, in seconds.
+_WATCH_S: Final = 0.25
 
 Send = Callable[[Any], None]
 
@@ -52,6 +67,29 @@ def _proc_kb(path: str, keys: tuple[str, ...]) -> int:
 
 def _private_bytes() -> int:
     return _proc_kb("/proc/self/smaps_rollup", ("Private_Clean:", "Private_Dirty:"))
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """The processor time a process has used (user and system, in clock ticks); None where it cannot be read
+    (no ``/proc``, or the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    fields = data[data.rfind(b")") + 2:].split()  # after the command's name, which may hold spaces
+    try:
+        return int(fields[11]) + int(fields[12])  # utime and stime, the stat's 14th and 15th fields
+    except (IndexError, ValueError):
+        return None
+
+
+def _pidfd(pid: int) -> int:
+    """A descriptor that becomes readable when process ``pid`` ends; -1 where the system has none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return -1
 
 
 class ForkFailed(RuntimeError):
@@ -112,19 +150,66 @@ class Forked:
                 os._exit(code)
         os.close(signal_w)
         self._pid = pid
+        self._status: int | None = None  # the child's wait status once it has been reaped
+        self._ended = _pidfd(pid)
 
     def _close(self) -> None:
         self._file.close()
         self._told_file.close()
-        if self._signal >= 0:
-            os.close(self._signal)
-            self._signal = -1
+        for fd in (self._signal, self._ended):
+            if fd >= 0:
+                os.close(fd)
+        self._signal = self._ended = -1
+
+    def _reaped(self, block: bool) -> bool:
+        """Whether the child has ended (its status kept); waits for it with ``block``."""
+        if self._status is None:
+            try:
+                pid, status = os.waitpid(self._pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:  # reaped by someone else: nothing more to learn of it
+                pid, status = self._pid, -1
+            if pid == 0:
+                return False
+            self._status = status
+        return True
+
+    def _kill(self) -> None:
+        """End the child now (whatever it was doing) and reap it."""
+        if self._status is None:
+            try:
+                os.kill(self._pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self._reaped(True)
+
+    def _wait(self, readable: int) -> None:
+        """Wait until ``readable`` can be read (-1: until the child has ended); a child stuck meanwhile
+        (``STALL_S``) is killed and ``ForkFailed`` raised."""
+        fds = [fd for fd in (readable, self._ended if readable < 0 else -1) if fd >= 0]
+        # without a descriptor for the child's end, ask for it often: this wait is on the load's path
+        step = _WATCH_S if fds else 0.005
+        ticks, since = _cpu_ticks(self._pid), time.monotonic()
+        while True:
+            if fds:
+                if select.select(fds, [], [], step)[0]:
+                    return
+            elif self._reaped(False):
+                return
+            else:
+                time.sleep(step)
+            now_ticks, now = _cpu_ticks(self._pid), time.monotonic()
+            if now_ticks is None or now_ticks != ticks:
+                ticks, since = now_ticks, now
+            elif now - since >= STALL_S:
+                self._kill()
+                raise ForkFailed(f"the child process was stuck (no processor time in {STALL_S:g} s) and was killed")
 
     def told(self) -> Any:
         """What the child told with ``send.tell``, waiting for it; ``ForkFailed`` when the child ended (or
         failed) without telling."""
         if self._signal < 0:
             raise ForkFailed("the child's word was read already")
+        self._wait(self._signal)
         got = os.read(self._signal, 1)
         os.close(self._signal)
         self._signal = -1
@@ -140,8 +225,10 @@ class Forked:
         """What the child sent, once it has finished; ``ForkFailed`` when it did not finish."""
         global peak_together_bytes
         try:
-            _pid, status = os.waitpid(self._pid, 0)
-            if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+            self._wait(-1)
+            self._reaped(True)
+            status = -1 if self._status is None else self._status
+            if status < 0 or not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
                 raise ForkFailed(f"the child process ended with status {status}")
             self._file.seek(0)
             while True:
@@ -158,11 +245,9 @@ class Forked:
             self._close()
 
     def abandon(self) -> None:
-        """Wait for the child without reading what it made (the parent failed on its own part)."""
-        try:
-            os.waitpid(self._pid, 0)
-        except ChildProcessError:
-            pass
+        """End the child without reading what it made (the parent failed on its own part, or cannot use
+        the child's): it is killed where it has not ended yet."""
+        self._kill()
         self._close()
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +143,108 @@ def test_forked_results_come_in_order_and_failures_are_told() -> None:
     with pytest.raises(ForkFailed):
         list(Forked(exits).results())
     assert forked.peak_together_bytes > 0  # this process and a child, measured together
+
+
+def _stuck_in_the_child(parent: int) -> None:
+    """In a forked child, wait for ever on a lock nobody will let go (as on one another thread of the parent
+    held when it forked); nothing in the parent."""
+    if os.getpid() != parent:
+        lock = threading.Lock()
+        lock.acquire()
+        lock.acquire()
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_a_stuck_child_is_killed_and_counts_as_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "STALL_S", 0.5)
+    held, release = threading.Lock(), threading.Event()
+
+    def holder() -> None:  # another thread of this process holds a lock while the child is forked
+        with held:
+            release.wait()
+
+    thread = threading.Thread(target=holder, daemon=True)
+    thread.start()
+    time.sleep(0.05)
+
+    def needs_the_lock(send: forked.Sender) -> None:
+        with held:  # held for ever in the child: the holder thread is not there
+            send("made")
+
+    child = Forked(needs_the_lock)
+    t = time.monotonic()
+    with pytest.raises(ForkFailed, match="stuck"):
+        list(child.results())
+    assert time.monotonic() - t < 10 and _gone(child._pid)
+
+    def tells_after_the_lock(send: forked.Sender) -> None:
+        with held:
+            send.tell("groups")
+
+    quiet = Forked(tells_after_the_lock)
+    with pytest.raises(ForkFailed, match="stuck"):
+        quiet.told()
+    quiet.abandon()
+    assert _gone(quiet._pid)
+    release.set()
+    thread.join()
+
+
+def test_a_busy_child_is_not_taken_for_a_stuck_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "STALL_S", 0.3)
+
+    def works_a_while(send: forked.Send) -> None:
+        end = time.monotonic() + 1.5  # five times the stall time, all of it on the processor
+        n = 0
+        while time.monotonic() < end:
+            n += 1
+        send(n > 0)
+
+    assert list(Forked(works_a_while).results()) == [True]
+
+
+def test_abandon_ends_a_child_at_once() -> None:
+    def sleeps(send: forked.Send) -> None:
+        time.sleep(60)
+
+    child = Forked(sleeps)
+    t = time.monotonic()
+    child.abandon()
+    assert time.monotonic() - t < 5 and _gone(child._pid)
+
+
+def test_a_child_stuck_in_the_pass_or_the_glb_leaves_its_work_to_the_parent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PROCESSES_ENV, "1")
+    alone = _load(DUPLEX, tmp_path, "alone")
+    monkeypatch.delenv(PROCESSES_ENV)
+    monkeypatch.setattr(forked, "STALL_S", 0.5)
+    parent = os.getpid()
+    real_part, real_glb = tessellate._fast_part, loader.write_glb
+
+    def stuck_part(*args: Any, **kwargs: Any) -> None:
+        _stuck_in_the_child(parent)
+        real_part(*args, **kwargs)
+
+    def stuck_glb(*args: Any, **kwargs: Any) -> Any:
+        _stuck_in_the_child(parent)
+        return real_glb(*args, **kwargs)
+
+    monkeypatch.setattr(tessellate, "_fast_part", stuck_part)
+    monkeypatch.setattr(loader, "write_glb", stuck_glb)
+    survived = _load(DUPLEX, tmp_path, "survived")
+    assert _facts(survived) == _facts(alone)
+    again = tmp_path / "here.glb"
+    real_glb(loader._glb_parts(survived.building, survived.meshes), survived.meshes.materials, again,
+             copies=survived.meshes.copy_of)
+    assert survived.glb_path.read_bytes() == again.read_bytes()
 
 
 def test_one_process_when_told(monkeypatch: pytest.MonkeyPatch) -> None:
