@@ -194,12 +194,23 @@ class SpatialIndex:
         walls by the way they face; everything else by where it lies seen from ``origin``."""
         return self.compass_offsets(origin, rows, rel, use_facing) <= 45.0
 
-    def compass_offsets(self, origin: np.ndarray, rows: np.ndarray, rel: str, use_facing: bool = True) -> np.ndarray:
-        """How far (degrees, 0-180) each element's way (see ``compass_mask``) is from a compass direction."""
+    def compass_offsets(self, origin: np.ndarray, rows: np.ndarray, rel: str, use_facing: bool = True,
+                        body: np.ndarray | None = None) -> np.ndarray:
+        """How far (degrees, 0-180) each element's way (see ``compass_mask``) is from a compass direction. With
+        ``body`` (a mask of the building's own elements), the way is seen in the building's proportions: a
+        long terrace's front runs its whole length, not only the part within 45 degrees of its middle."""
         heading = self.building.compass_heading(rel)
         assert heading is not None, rel
         d = self.centre[rows, :2] - origin[:2]
-        ang = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
+        if body is not None and body.any():
+            h = math.radians(heading)
+            axes = np.array([[math.cos(h), math.sin(h)], [-math.sin(h), math.cos(h)]])
+            spans = self.centre[body, :2] @ axes.T
+            half = np.maximum((spans.max(axis=0) - spans.min(axis=0)) / 2, 0.5)
+            along = d @ axes.T / half
+            ang = np.degrees(np.arctan2(along[:, 1], along[:, 0])) + heading
+        else:
+            ang = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
         if use_facing:
             facing = np.array([self.facing[r] for r in rows], float)
             ang = np.where(np.isnan(facing), ang, facing)

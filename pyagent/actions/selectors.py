@@ -546,7 +546,7 @@ class Resolver:
 
     def _unit_picked(self, pick: str) -> set[str]:
         """The dwelling ``pick`` says: the one whose rooms' centre lies furthest east (west, north, south) in
-        true-north terms, or the one of the most (least) floor area."""
+        true-north terms, the one of the most (least) floor area, or the middle one of a row."""
         units = self.ctx.graph.units()
         if len(units) < 2:
             raise SelectionError("this building is not divided into separate dwellings")
@@ -557,6 +557,14 @@ class Resolver:
             return (max if pick == "largest" else min)(units, key=area)
         rows = [np.array([self.sp.index[r] for r in unit if r in self.sp.index], int) for unit in units]
         centres = np.array([self.sp.centre[r, :2].mean(axis=0) if len(r) else [np.nan, np.nan] for r in rows])
+        if pick == "middle":  # the middle one of a row: along the line the dwellings' centres spread out most
+            placed = np.flatnonzero(~np.isnan(centres[:, 0]))
+            if len(placed) < 3 or len(placed) % 2 == 0:
+                raise SelectionError(f"of {len(placed)} dwellings no one is in the middle")
+            spread = centres[placed] - centres[placed].mean(axis=0)
+            axis = np.linalg.svd(spread, full_matrices=False)[2][0]
+            along = spread @ axis
+            return units[int(placed[np.argsort(along)[len(placed) // 2]])]
         degrees = self.b.compass_heading(pick)
         if degrees is None:
             raise SelectionError(f"'{pick}' is no side of the building")
@@ -859,7 +867,7 @@ class Resolver:
         if kind in ("north", "south", "east", "west"):
             body = ~sp.structure
             centre = sp.centre[body].mean(axis=0) if body.any() else pose.position
-            off = sp.compass_offsets(centre, rows, kind)
+            off = sp.compass_offsets(centre, rows, kind, body=body)
             if len(off) and not (off <= 45.0).any() and off.min() < 90.0:
                 # a building turned so that nothing faces the way squarely (the roof's two pitches face
                 # south-south-east and north-north-west): those nearest to it
@@ -893,7 +901,9 @@ class Resolver:
         # Pose-relative and on the user's storey only: nothing through a slab.
         rows = rows[sp.on_band(rows, band)]
         if kind in DIRECTIONAL:
-            self._needs_reach = True  # filtered lazily, nearest first, once the order is known
+            # filtered lazily, nearest first, once the order is known; not the rooms beside the user's ("the room
+            # next door in front of me"): those are asked for behind their wall
+            self._needs_reach |= not any(r.get("rel") in ("adjacent", "connected") for r in sel.get("relations") or [])
             return rows[sp.sector_mask(pose, rows, kind)], True
         if kind in ("near", "within", "next_to"):
             limit = rel.get("distance", NEAR_M if kind != "next_to" else NEXT_TO_M)

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import yaml
 
 from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
 from pyagent.language.lexicon import COMPASS_WORDS
@@ -25,6 +28,9 @@ if TYPE_CHECKING:
 Selector = dict[str, Any]
 
 _ORDER = ("nearest", "furthest", "largest", "smallest", "tallest", "highest", "lowest", "widest")
+#: Modifiers that say where outside a thing is (data/name_words.yaml).
+_OUTDOOR_MODIFIERS = frozenset(yaml.safe_load((Path(__file__).parent / "data" / "name_words.yaml").read_text(
+    encoding="utf-8"))["outdoor_modifiers"])
 _NEAR_WORDS = frozenset({"near", "near to", "close to", "around", "nearby"})
 _UNSURE_STOREY = ("upstairs", "downstairs", "upper floor", "ground floor", "top floor")
 #: The user's own floor, said so.
@@ -154,7 +160,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         return sel
 
     order_near_anchor = False
-    rooms_asked = head is not None and head.kind == "class" and "IfcSpace" in head.value[1]
+    rooms_asked = head is not None and head.kind == "class" and "IfcSpace" in head.value[1] \
+        or head is None and len(phrase.rooms) == 1  # "the office next door"
     said_relations: list[Relation] = []
     other_unit = False
     for r in phrase.relations:
@@ -332,6 +339,10 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         said_as = parser.noun_phrases.tagger.closed.get(tuple(mod.split())) if mod else None
         if mod and not (said_as is not None and said_as[0] == "SIDE"):  # "the exit door": outside, not a name
             sel["name"] = mod
+            if mod in _OUTDOOR_MODIFIERS and sel.get("class") and not ctx.scene.peek(sel):
+                # "the balcony railings" where none is named for a balcony: the ones outside
+                del sel["name"]
+                sel["external"] = True
 
     elif phrase.words_before and not noun_found and not (room_as_target and room_ids is not None):
         # before a room word they describe the rooms ("the open-plan offices"): a room named with them

@@ -58,8 +58,9 @@ _NAME_PART_STOP = frozenset({"the", "a", "an", "all", "my", "this", "that", "of"
 # After "floor 2" these make a move, not a storey ("one floor up").
 _MOVE_AFTER = frozenset({"up", "down", "above", "below", "higher", "lower", "further"})
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
-# Words between two room words that name one room together ("the entrance to the flats").
-_ROOM_LINKS = frozenset({"to", "of"})
+# Words between two room words that name one room together ("the entrance to the flats", "the living room
+# with kitchen" of a room named for both).
+_ROOM_LINKS = frozenset({"to", "of", "with", "and", "plus"})
 _ROOM_SUFFIX = ("", "s", "es", "'s")
 # Closed-class words a building's own word of the same length wins over (a room called "Home").
 _WEAK = frozenset({"ARTICLE", "QUANTIFIER", "LOCATIVE", "ONE", "THINGS", "HOUSE", "AND", "USER", "FROM_OF",

@@ -24,6 +24,7 @@ import numpy as np
 import yaml
 
 from pyagent.actions.schema import load_schema
+from pyagent.actions.selectors import DIRECTIONAL
 from pyagent.language import phrasing, spoken_numbers
 from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
 from pyagent.language.building_words import unknown_word_reply
@@ -205,7 +206,9 @@ def normalise(text: str) -> str:
     t = re.sub(FILLERS, " ", t)
     t = re.sub(r"\bhow (tall|high|wide|long|deep|thick|big|large|far( away)?|heavy|old) (it|they|this|that|these|those)"
                r" (is|are)\b", r"how \1 \4 \3", t)
-    t = re.sub(r"\b(in|of) this (one|building|model|project)\b", " ", t)  # "this house": one house of a terrace
+    # "this house": one house of a terrace ("on top of this one", "in front of this one": a thing said before)
+    t = re.sub(r"(?<!top )(?<!side )(?<!back )(?<!front )(?<!left )(?<!right )(?<!north )(?<!south )(?<!east )"
+               r"(?<!west )\b(in|of) this (one|building|model|project)\b", " ", t)
     t = re.sub(r"(?:\s*,)+\s*", " , ", t)
     t = re.sub(r"\s+", " ", t).strip(" ,")
     return phrasing.rewrite(_gerund_request(t)).strip(" ,")
@@ -324,6 +327,7 @@ class Parser:
             return ParseResult(None, 0.0, "nothing was said")
         # "make the beams black, no wait, dark grey": the value said last (before a fragment reads the colour)
         t = _value_corrected(t)
+        t = self._front_said(t)
         said = t
         t = self._topicalised(t)
         if t == said:
@@ -374,7 +378,7 @@ class Parser:
         said_before = ""
         aside_topic: str | None = None
         aside_place: str | None = None  # a room, storey or dwelling a remark named ("buying this half")
-        for clause in clauses:
+        for n_clause, clause in enumerate(clauses):
             if len(clauses) > 1 and phrasing.is_aside(clause) \
                     and re.match(r"(i am|we are|i was|we were|i have been|we have been) (?!(just )?(going|heading|"
                                  r"moving|walking|coming|getting) (to|into|in|up|down|over|back)\b)", clause):
@@ -409,7 +413,9 @@ class Parser:
                 except ClauseError:
                     got = None
             if got is None and len(clauses) > 1 and (_is_filler_clause(clause) or phrasing.is_aside(clause)):
-                aside_topic = self._named_in(clause) or aside_topic
+                taken_up = n_clause + 1 < len(clauses) and _PRONOUN.search(clauses[n_clause + 1]) is not None
+                aside_topic = self._named_in(clause) or (self._named_within(clause) if taken_up else None) \
+                    or aside_topic
                 continue
             if got is None and " , " in clause:  # "does it face east , i do like the morning sun": without the aside
                 kept = " , ".join(p for p in clause.split(" , ") if not (phrasing.is_aside(p) or _is_filler_clause(p)))
@@ -432,6 +438,14 @@ class Parser:
                             got = self._clause(f"{verb.group('v')} {' and '.join(rest)}", ctx, steps)
                     except ClauseError as exc:
                         return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
+            if got is None and not steps and n_clause + 1 < len(clauses) and _REMARKER.match(clause) \
+                    and _PRONOUN.search(clauses[n_clause + 1]):
+                # "we're not doing the sliding doors any more, delete them", "i want to check the walls against
+                # the drawings , colour them red": a remark naming what the request after it takes up
+                named = self._named_in(clause) or self._named_within(clause)
+                if named is not None:
+                    aside_topic = named
+                    continue
             if got is None:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
@@ -484,7 +498,7 @@ class Parser:
         for m in re.finditer(r"\b(the|this|that|our|my) ", clause):
             said = clause[m.start():]
             phrase = self.noun_phrases.read(said)
-            if phrase is None:
+            if phrase is None or phrase.words_after:
                 continue
             if not place and phrase.head is not None and phrase.head.kind in ("class", "kind", "name") \
                     and m.group(1) in ("the", "this", "that"):
@@ -492,6 +506,19 @@ class Parser:
             if place and phrase.head is None and (phrase.rooms or phrase.storeys or any(
                     r.rel == "unit" or r.rel.startswith("unit_") for r in phrase.relations)):
                 return said
+        return None
+
+    def _named_within(self, clause: str) -> str | None:
+        """The first definite noun phrase naming things anywhere in a remark, as long as it reads ("the
+        walls" of "i want to check the walls against the drawings"); None where there is none."""
+        for m in re.finditer(r"\b(the|those|these|all the|all of the|our) ", clause):
+            words = clause[m.start():].split()
+            for n in range(len(words), 1, -1):
+                said = " ".join(words[:n])
+                phrase = self.noun_phrases.read(said)
+                if phrase is not None and not phrase.words_after and phrase.head is not None \
+                        and phrase.head.kind in ("class", "kind", "name"):
+                    return said
         return None
 
     def _with_its(self, t: str, ctx: ParseContext, scene: SceneView, dialogue: Dialogue) -> ParseResult | None:
@@ -545,7 +572,8 @@ class Parser:
         # "stairs, railings too, hide them": the things listed, as one phrase
         parts = [re.sub(r" (too|also|as well)$", "", p.strip()) for p in m.group("np").split(" , ")]
         if re.match(r"(what|which|who|where|how|why|when|is|are|do|does|did|can|could|would|will|should|was|were|"
-                    r"i|we|you|there|he|she|they)\b", parts[0]) or parts[0].split()[0] in VERBS_AFTER_AND:
+                    r"i|we|you|there|he|she|they)\b", parts[0]) or parts[0].split()[0] in VERBS_AFTER_AND \
+                or parts[0].split()[0] in _MORE_VERBS:
             # "what door is behind me, and how wide is it": a question or a request first, not a topic; "I'm in
             # the kitchen, how far is it to the loo": a remark
             return t
@@ -584,6 +612,13 @@ class Parser:
         # its width": the width of it)
         if _PRONOUN.search(rest) is None and _POSSESSIVE.search(rest) is not None:
             return phrasing.rewrite(_POSSESSIVE.sub(lambda p: f"the {p.group('p')} of {topic}", rest, count=1))
+        questions = re.split(r" and (?=(?:how|what|which|where|is|are|do|does|can)\b)", rest)
+        if len(questions) > 1:  # "those columns, how many are there and how tall are they": each question of them
+            bare = re.sub(r"^(the|that|this|those|these|my|all the|both) ", "", topic)
+            how_many = re.compile(r"how many( are there| are| in total| of them)?")
+            questions = [f"how many {bare} are there" if how_many.fullmatch(q)
+                         else _PRONOUN.sub(lambda p: topic, q, count=1) for q in questions]
+            return phrasing.rewrite(" , ".join(questions))
         return phrasing.rewrite(_PRONOUN.sub(lambda p: topic, rest, count=1))
 
     def _fragment(self, t: str, ctx: ParseContext) -> str | list[Step] | None:
@@ -1007,6 +1042,10 @@ class Parser:
         sel = self.selector(np_text, ctx)
         if not sel:
             return None
+        if start is None and re.match(r"how far is it (from here )?to ", c) and not c.endswith(" on foot") \
+                and sel.get("class") != ["IfcSpace"]:
+            # "how far is it from here to the front door": to a thing, as the crow flies (to a room, the walk)
+            return [{"op": "distance", "to": _singular(sel, np_text, force=True)}]
         step: Step = {"op": "route", "to": _singular(sel, np_text, force=True)}
         if start:
             step["from"] = _singular(start, start_text, force=True)
@@ -1593,6 +1632,9 @@ class Parser:
                      rf"into |as )?(a )?{col}( colou?r)?$", c)
         m = m or re.match(rf"^(paint|color|colour|make|turn)\s+(?P<np>it|them|that|this|those|these)\s+{col}$", c)
         m = m or re.match(rf"^(change|set) the colou?r of\s+(?P<np>.+?)\s+to\s+{col}$", c)
+        # "make red all the doors of the cellar" (the colour said first, as some speakers do)
+        m = m or re.match(rf"^(paint|color|colour|make|turn)\s+{col}\s+(?P<np>(all |every |each |both )?"
+                          rf"(the|those|these|this|that|my|our) .+)$", c)
         if not m:
             return None
         sel = self.selector(m.group("np"), ctx)
@@ -1667,13 +1709,14 @@ class Parser:
             unit = length_units().get(m.group("unit"))
             if unit is None:
                 return None
-            sel = self.selector(m.group("np"), ctx)
-            if sel is None:
+            sels = self._each_listed(m.group("np"), ctx)
+            if sels is None:
                 return None
             d = m.group("dir")
             d = {"ahead": "forward", "forwards": "forward", "backwards": "back", "backward": "back", "upwards": "up",
                  "downwards": "down"}.get(d, d)
-            return [{"op": "move", "target": sel, "direction": d, "distance": round(float(m.group("n")) * unit, 4)}]
+            return [{"op": "move", "target": sel, "direction": d, "distance": round(float(m.group("n")) * unit, 4)}
+                    for sel in sels]
         m = re.match(r"^(raise|lift|lower|drop)\s+(?P<np>.+?)\s+(by )?(?P<n>\d+(\.\d+)?) ?(?P<unit>[a-z]+)$", c)
         if m and length_units().get(m.group("unit")):
             sel = self.selector(m.group("np"), ctx)
@@ -1683,6 +1726,20 @@ class Parser:
             return [{"op": "move", "target": sel, "direction": d,
                      "distance": round(float(m.group("n")) * length_units()[m.group("unit")], 4)}]
         return None
+
+    def _each_listed(self, np_text: str, ctx: ParseContext) -> list[Selector] | None:
+        """The things ``np_text`` names, or each of the things it lists ("the tables and chairs", "the doors and
+        the windows"): one selector for each; None where any part names nothing."""
+        sel = self.selector(np_text, ctx)
+        if sel is not None:
+            return [sel]
+        parts = re.split(r" and (?:the |all the |all )?|, (?:and )?(?:the )?", np_text)
+        if len(parts) < 2:
+            return None
+        lead = re.match(r"(all the|all of the|the|all|both the|both|those|these) ", parts[0])
+        sels = [self.selector(p if i == 0 or lead is None else f"{lead.group(1)} {p}", ctx)
+                for i, p in enumerate(parts)]
+        return [x for x in sels if x is not None] if all(x is not None for x in sels) else None
 
     def _add_prop(self, c: str, ctx: ParseContext) -> list[Step] | None:
         assets = {"sofa": "sofa", "couch": "sofa", "settee": "sofa", "armchair": "armchair", "chair": "chair",
@@ -2181,6 +2238,37 @@ class Parser:
                  and "outside" in e.sides and entry_rooms & set(e.sides)]
         return doors or None  # several (a terrace of houses): "the front door" is the nearest of them
 
+    @cached_property
+    def front_side(self) -> str | None:
+        """The side of the building its main entrance is on ("north", ...), by the file's true north: where the
+        front door(s) stand from the middle of the building; None without a front door."""
+        door = self._front_door()
+        ids = self.lex.names.get(door, []) if isinstance(door, str) else door or []
+        els = [self.building.elements[g] for g in ids if g in self.building.elements]
+        solid = [e for e in self.building.elements.values() if e.has_geometry and e.ifc_class != "IfcSpace"]
+        if not els or not solid:
+            return None
+        middle = (np.min([e.bbox_min for e in solid], axis=0) + np.max([e.bbox_max for e in solid], axis=0)) / 2
+        at = np.mean([(e.bbox_min + e.bbox_max) / 2 for e in els], axis=0) - middle
+        best, side = 0.0, None
+        for name in ("north", "south", "east", "west"):
+            heading = math.radians(self.building.compass_heading(name) or 0.0)
+            along = float(at[0] * math.cos(heading) + at[1] * math.sin(heading))
+            if along > best:
+                best, side = along, name
+        return side
+
+    def _front_said(self, t: str) -> str:
+        """"The columns out the front", "the windows at the front of the house": on the side of the building
+        its front door is on."""
+        if not re.search(r"\bfront\b", t):
+            return t
+        front = re.compile(r"\b(out|at|on|along|across|round|around) (the )?front( of (the|this) (building|house|block|"
+                           r"school|office|property))?\b(?! (door|entrance|garden|porch|yard|wall|room|desk|of))")
+        if not front.search(t) or self.front_side is None:
+            return t
+        return front.sub(f"on the {self.front_side} side", t)
+
     def rooms_named_by(self, room_ids: list[str], words: Sequence[str]) -> list[str]:
         """Those of the rooms whose name has a fragment of a word said before the room word (data/name_words.yaml:
         "teacher" finds "docent"), or none."""
@@ -2249,8 +2337,14 @@ class Parser:
         the room's; with another class noun ("the rooms ..." aside) the things in the room. Whether the
         phrase now has a noun."""
         sided = any(r.get("rel") in ("north", "south", "east", "west") for r in relations)
+        beside = {"rel": "adjacent", "of": {"class": ["IfcSpace"], "room": "mine"}} in relations
+        one_way = beside and not plural and any(r.get("rel") in DIRECTIONAL for r in relations)
+        if beside:  # "the office next door": of the rooms so called, the ones beside the user's (not the user's own)
+            plural, ids = True, [r for r in ids if r != ctx.user_room()] or ids
         rsel = self._room_selector(ids, ctx, plural=plural or sided or bool(
             re.search(r"\b(rooms|all|both|every|each)\b", said)))
+        if one_way:  # "the office next door in front of me": the nearest that way
+            rsel = {**rsel, "order": "nearest", "limit": 1}
         if noun_found and sel.get("class") not in (["IfcSpace"], None):
             relations.append({"rel": "in", "of": rsel})
             return True
@@ -2454,6 +2548,11 @@ AROUND_M = 0.5
 #: nice and bright", "the hall is a bit dark").
 _REMARK = re.compile(r"^(?P<np>(?:the|that|this|those|these|my|our) [a-z0-9 ]+?) (?:is|are|feels|feel|looks|look|"
                      r"seems|seem|gets|get|appears|appear|sounds|was|were)(?: [a-z ]+)?$")
+#: A remark, not a request: what the speaker, the team or someone else thinks, wants or does ("i want to check
+#: the walls against the drawings", said without "i want to" once politeness is taken off).
+_REMARKER = re.compile(r"^(?:(?:so|right|okay|ok|well|now|and|but|yeah|hmm) )*(?:i|we|they|he|she|the client|"
+                       r"the owner|the architect|the engineer|my client|our client|check|inspect|review|compare|"
+                       r"verify|examine|audit)\b(?! (can|could|would|will|shall) (you|we)\b)")
 _PRONOUN = re.compile(r"\b(?:that one|this one|it|them|they|those|these)\b(?: both| all)?")
 _POSSESSIVE = re.compile(r"\b(?:its|their) (?P<p>[a-z]+(?: value| rating| height| area)?)\b")
 

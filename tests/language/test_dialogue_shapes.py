@@ -441,11 +441,11 @@ def test_take_me_in_there_goes_to_the_place_just_looked_at(sessions: ev.Sessions
 
 
 def test_the_walk_to_a_thing_in_this_room_is_the_way_to_it(sessions: ev.Sessions) -> None:
-    """"How far is it to the door in front of me" in the room one stands in: as far as the door is, not the
-    distance to a point of the room it stands in."""
+    """"How far is it to walk to the door in front of me" in the room one stands in: as far as the door is, not
+    the distance to a point of the room it stands in."""
     s = session(sessions, "buildings/archicad20_rooftop-4zones.ifc",
                 {"position": [13.0, -3.5, 1.6], "yaw": 270.0, "pitch": 0.0})
-    walk = s.say("how far is it to the terrace door in front of me?")
+    walk = s.say("how far is it to walk to the terrace door in front of me?")
     straight = s.say("how far is the terrace door in front of me?")
     assert walk.ok and straight.ok, (walk.answer, straight.answer)
     assert walk.program["steps"][0]["op"] == "route" and straight.program["steps"][0]["op"] == "distance"

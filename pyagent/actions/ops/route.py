@@ -37,6 +37,8 @@ def _room_of(ex: Executor, ctx: Context, gid: str, start_room: str | None = None
     if start_room is not None and (el.room == start_room or start_room in el.sides):
         return start_room
     room = el.room or next((s for s in el.sides if s != OUTSIDE), None) or ""
+    if not room:  # a thing no room holds (a door of a building whose rooms do not reach it): the room around it
+        room = ex.graph.room_at(ex.centre_of(ctx, gid)) or ""
     if not room:
         raise StepError(say("route_not_in_room", what=el.label()))
     return room
@@ -77,14 +79,24 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     # a room is walked to its free floor point, and so is the room of a thing in another room; a thing in
     # the room the walk starts in (the door in front) is walked to
     goals: dict[str, tuple[str, np.ndarray]] = {}
+    roomless = []
     for g in targets:  # of several in one room, the nearest as the crow flies
-        room = _room_of(ex, ctx, g, start_room)
+        try:
+            room = _room_of(ex, ctx, g, start_room)
+        except StepError:
+            roomless.append(g)
+            continue
         point = places.room_point(ex, room)
         if g != room and room == start_room and g in ex.building.elements:  # in this room: to its nearest side
             el = ex.building.elements[g]
             point = np.array([*np.clip(start[:2], el.bbox_min[:2], el.bbox_max[:2]), point[2]])
         if room not in goals or np.linalg.norm(point[:2] - start[:2]) < np.linalg.norm(goals[room][1][:2] - start[:2]):
             goals[room] = (g, point)
+    if not goals:  # a thing in no room (a door of a building with no rooms by it): as the crow flies
+        from pyagent.actions.ops import distance
+
+        value, text, shown = distance.run(ex, ctx, {"op": "distance", "to": {"ids": roomless}})
+        return value, say("route_goal_no_room", what=ex.label(roomless[0]), text=text), shown
     route = ex.graph.nearest_route(start, start_room, {room: point for room, (_g, point) in goals.items()})
     if route is None:
         raise StepError(say("route_no_way", goal=ex.label(next(iter(goals)))))
