@@ -2550,9 +2550,9 @@ _REMARK = re.compile(r"^(?P<np>(?:the|that|this|those|these|my|our) [a-z0-9 ]+?)
                      r"seems|seem|gets|get|appears|appear|sounds|was|were)(?: [a-z ]+)?$")
 #: A remark, not a request: what the speaker, the team or someone else thinks, wants or does ("i want to check
 #: the walls against the drawings", said without "i want to" once politeness is taken off).
-_REMARKER = re.compile(r"^(?:(?:so|right|okay|ok|well|now|and|but|yeah|hmm) )*(?:i|we|they|he|she|the client|"
-                       r"the owner|the architect|the engineer|my client|our client|check|inspect|review|compare|"
-                       r"verify|examine|audit)\b(?! (can|could|would|will|shall) (you|we)\b)")
+_REMARKER = re.compile(r"^(?:(?:so|right|okay|ok|well|now|and|but|yeah|hmm) )*(?:i|we|they|he|she|somebody|someone|"
+                       r"the client|the owner|the architect|the engineer|my client|our client|check|inspect|review|"
+                       r"compare|verify|examine|audit)\b(?! (can|could|would|will|shall) (you|we)\b)")
 _PRONOUN = re.compile(r"\b(?:that one|this one|it|them|they|those|these)\b(?: both| all)?")
 _POSSESSIVE = re.compile(r"\b(?:its|their) (?P<p>[a-z]+(?: value| rating| height| area)?)\b")
 
@@ -2673,6 +2673,10 @@ _CORRECTED_INDEFINITE_MID = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an)
                                        r"by|near|beside|at|under|over|against|between)\b.*)")
 _INDEFINITE_OBJECT = re.compile(r"\b(a|an) [a-z]+( [a-z]+)?(?= (in|on|into|next|by|near|beside|at|under|over|to|"
                                 r"against|between)\b|$)")
+#: Where a thing is, said from where the user stands ("on my left", "behind me").
+_SAID_WHERE = (r"(?:on|to) (?:my|the) (?:left|right)(?: hand side)?|behind me|in front of me|ahead of me|"
+               r"straight ahead|(?:above|below|under|over) me|"
+               r"(?:near|next to|closest to|nearest to|nearest|closest) me")
 _LAST_DETERMINER = re.compile(r"\b(all the|the|those|these|that|this|my)\b(?!.*\b(the|those|these|that|this|my)\b)")
 
 
@@ -2751,6 +2755,12 @@ def _target_corrected(t: str, only_room: Callable[[str], bool] | None = None) ->
         return None
     rest = f" {m.group('rest')}" if m.group("rest") else ""
     np_said = m.group("np")
+    moved = re.fullmatch(rf"(the|that) ones? (?P<rel>{_SAID_WHERE})", np_said)
+    said_before = list(re.finditer(rf"\b(?:{_SAID_WHERE})\b", m.group("req"))) if moved is not None else []
+    if moved is not None and said_before:
+        # "the window on my left... no sorry, the one behind me": the same thing, where it was said to be instead
+        was = said_before[-1]
+        return f"{m.group('req')[:was.start()]}{moved.group('rel')}{m.group('req')[was.end():]}{rest}"
     named = m.group("req")[last.start():].split()
     # "paint the bathroom door red, i meant the door to the office": the colour said before stays
     said_how = re.search(rf"\s{_colour_pattern()}$", m.group("req")[last.start():])

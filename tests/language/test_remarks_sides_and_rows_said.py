@@ -200,3 +200,56 @@ def test_from_this_room_i_can_go_out_on_the_balcony_yes(sessions: ev.Sessions) -
     s = standing_at(sessions, PORTUGUESE, -13.5, -23.5, 4.6, -90.0)
     r = s.say("from this room i can go out on the balcony yes?")
     assert r.ok and r.value is True, r.answer
+
+
+def test_a_thing_said_again_somewhere_else_is_moved_not_narrowed(sessions: ev.Sessions) -> None:
+    """"The window on my left... no sorry, the one behind me": the window behind, not one both left and behind."""
+    s = standing_at(sessions, "AC20-FZK-Haus.ifc", 2.5, 2.0, 1.6, 90.0)
+    r = s.say("put a plant next to the window on my left... no sorry, the one behind me")
+    assert r.ok, r.answer
+    assert r.program["steps"][0]["anchor"]["relations"] == [{"rel": "behind"}], r.program
+    assert len(s.state()["props"]) == 1
+
+
+def test_take_me_up_to_the_next_floor(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("duplex.ifc")
+    start = s.view().user_storey()
+    r = s.say("take me up to the next floor")
+    assert r.ok and r.program["steps"] == [{"op": "change_floor", "by": 1}], r.program
+    assert s.view().user_storey() != start
+    r = s.say("take me down to the next floor")
+    assert r.ok and r.program["steps"] == [{"op": "change_floor", "by": -1}] and s.view().user_storey() == start
+    r = sessions.fresh("buildings/autocadarch2012_bpi-office.ifc").say("ok take me up to the next floor")
+    assert not r.ok and "storeys" in r.answer, r.answer  # a file with no storeys: nowhere to go
+
+
+@pytest.mark.parametrize(("ifc", "said", "op"), [
+    ("buildings/revit2019_grethes-hus.ifc", "hide the trees they are blocking everything", "hide"),
+    ("AC20-FZK-Haus.ifc", "how wide is the front door? need to check we get a wheelchair through", "get"),
+])
+def test_why_said_after_without_a_pause_or_a_subject(sessions: ev.Sessions, ifc: str, said: str, op: str) -> None:
+    r = sessions.fresh(ifc).say(said)
+    assert r.ok and [st["op"] for st in r.program["steps"]] == [op], r.program
+
+
+def test_room_one_of_rooms_numbered_in_roman(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/ifcengine_example.ifc")
+    room = next(e for e in s.building.spaces() if e.name == "Room I")
+    windows = [e for e in s.building.elements.values() if e.ifc_class == "IfcWindow" and room.id in e.sides]
+    r = s.say("how big is room one and how many windows has it got")
+    assert r.ok and r.program["steps"][0]["target"].get("ids") == [room.id], r.program
+    assert windows and r.value == len(windows), r.answer
+
+
+def test_all_of_them_including_one_said_by_the_way(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/renga_house.ifc")
+    r = s.say("paint all the garage doors blue including the big up and over one")
+    plain = sessions.fresh("buildings/renga_house.ifc").say("paint all the garage doors blue")
+    assert r.ok and plain.ok and r.program == plain.program and len(s.state()["colors"]) >= 2, r.answer
+
+
+def test_more_on_one_floor_or_another_is_the_count_on_each(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/blenderbim_example-hom.ifc")
+    r = s.say("are there more windows on the ground floor or upstairs")
+    assert r.ok and r.program["steps"][0]["op"] == "group", r.program
+    assert sum(r.value.values()) == len(s.view().peek({"class": ["IfcWindow"]})), r.value
