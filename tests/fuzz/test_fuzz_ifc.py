@@ -86,3 +86,24 @@ def test_a_reference_written_inside_a_string_is_not_followed(tmp_path: Path) -> 
     assert reference_cycle(model) is None
     placement.PlacementRelTo = placement  # a real loop is still found
     assert reference_cycle(model) is not None
+
+
+def test_the_level_by_level_check_agrees_with_the_search_at_the_depth_limit() -> None:
+    """``ifccheck._sound`` (numpy, level by level) says sound exactly where the depth-first search finds
+    nothing: a chain of ten placements is sound up to a limit of ten, not nine; a loop is never sound."""
+    import ifcopenshell
+
+    from pyagent import ifccheck
+
+    model = ifcopenshell.file(schema="IFC4")
+    placement = None
+    for _ in range(10):
+        point = model.createIfcCartesianPoint((0.0, 0.0, 0.0))
+        placement = model.createIfcLocalPlacement(placement, model.createIfcAxis2Placement3D(point, None, None))
+    # each placement refers to its axis placement too: the chain is 10 placements and 1 axis placement deep
+    assert ifccheck._sound(model, 11) and ifccheck.reference_problem(model, 11) is None
+    assert not ifccheck._sound(model, 10)
+    assert "nested more than 10" in (ifccheck.reference_problem(model, 10) or "")
+    first = model.by_type("IfcLocalPlacement")[0]
+    first.PlacementRelTo = placement
+    assert not ifccheck._sound(model, 1 << 30) and "loop" in (ifccheck.reference_problem(model) or "")
