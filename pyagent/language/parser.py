@@ -305,6 +305,16 @@ class Parser:
         read-only) and nothing is kept from one parse to the next. Words as a speech recogniser writes
         them, without any punctuation, that mean nothing as they stand are read again with the pauses a
         speaker makes put back (``with_pauses``)."""
+        finish = self._finish_said(normalise(text))
+        if finish is not None:  # "which rooms have a tiled floor": the rooms, then only those with that finish
+            said_without, where = finish
+            got = self.parse(said_without, scene, dialogue)
+            if got.program is not None:
+                steps = [{**st, "target": {**st["target"], "where": [*st["target"].get("where", []), where]}}
+                         if isinstance(st.get("target"), dict) and st["target"].get("class") == ["IfcSpace"] else st
+                         for st in got.program["steps"]]
+                if steps != got.program["steps"]:
+                    return dataclasses.replace(got, program={"steps": steps})
         got = self._parse(text, scene, dialogue)
         if got.program is None:
             fixed = _target_corrected(normalise(text), self._only_a_room)
@@ -708,10 +718,10 @@ class Parser:
             follow = self._follow_up(c, ctx)  # "what about the doors?": the last request on them (not a list)
             if follow is not None:
                 return follow, False
-        for handler in (self._other_asked, self._history, self._save_note, self._where, self._turn, self._look_at,
-                        self._teleport, self._route, self._count, self._holds, self._exists, self._distance,
-                        self._what_noun, self._get, self._describe, self._list_query, self._which_hold,
-                        self._change):
+        for handler in (self._other_asked, self._history, self._save_note, self._door_leads, self._where, self._turn,
+                        self._look_at, self._teleport, self._route, self._count, self._holds, self._exists,
+                        self._distance, self._what_noun, self._get, self._describe, self._list_query,
+                        self._which_hold, self._change):
             found = handler(c, ctx)
             if found is not None:
                 return found, True
@@ -1010,6 +1020,26 @@ class Parser:
             # the room above another: the next one up (over a shop, the flat, not the one on the floor above it)
             sel = {**sel, "order": "lowest" if rels == ["above"] else "highest"}
         return _singular(sel, np_text, force=True)
+
+    def _door_leads(self, c: str, ctx: ParseContext) -> list[Step] | None:
+        """"Where does this door in front of me go?", "where does the door from this room lead": the rooms a
+        door of the user's room opens into (those that way, when the door is said to be)."""
+        m = re.fullmatch(r"(and )?where (does|do) (this|that|the) (door|doorway|opening)( here)?(?P<where> in front of "
+                         r"me| ahead( of me)?| straight ahead| here| behind me| on my (left|right)| to my (left|right)"
+                         r"| from this room| of this room| out of this room| in this room)? "
+                         r"(go|lead|open|take me|get me)( to| into| onto| out to| out onto)?", c)
+        if m is None or ctx.user_room() is None:
+            return None
+        where = (m.group("where") or "").strip().removeprefix("here").strip()
+        way = {"in front of me": "in_front", "ahead": "in_front", "ahead of me": "in_front",
+               "straight ahead": "in_front", "behind me": "behind", "on my left": "left", "to my left": "left",
+               "on my right": "right", "to my right": "right"}.get(where)
+        mine: Selector = {"class": ["IfcSpace"], "room": "mine"}
+        if way is None:  # "the door from this room": the rooms a door of this room opens into
+            return [{"op": "list", "target": {"class": ["IfcSpace"], "relations": [{"rel": "connected", "of": mine}]}}]
+        door: Selector = {"class": ["IfcDoor"], "relations": [{"rel": way}], "order": "nearest", "limit": 1}
+        return [{"op": "list", "target": {"class": ["IfcSpace"], "relations": [{"rel": "connected", "of": door}],
+                                          "except": mine}}]
 
     def _route(self, c: str, ctx: ParseContext) -> list[Step] | None:
         # "on foot" / "walking" said anywhere in a how-far question makes it a route ("how far is it on foot
@@ -2258,6 +2288,32 @@ class Parser:
                 best, side = along, name
         return side
 
+    def _finish_said(self, t: str) -> tuple[str, dict[str, Any]] | None:
+        """"The rooms with a parquet floor", "which rooms have a tiled floor": the words without the finish,
+        and the filter on the rooms' floor covering that says it (data/finish_words.yaml); None where no
+        finish is said."""
+        m = _FINISH_SAID.search(t)
+        if m is None:
+            return None
+        word = FINISH_WORDS["said"].get(m.group("w"), m.group("w"))
+        fragments = FINISH_WORDS["finishes"].get(word)
+        if fragments is None:
+            return None
+        values = [str(v).lower() for v in self._floor_coverings]
+        fragment = next((f for f in fragments if any(f in v for v in values)), word)
+        rest = re.sub(r"\s+", " ", t[:m.start()] + t[m.end():]).strip()
+        return rest, {"key": "floor covering", "cmp": "contains", "value": fragment}
+
+    @cached_property
+    def _floor_coverings(self) -> set[Any]:
+        """The values of the rooms' floor covering property in this building."""
+        out: set[Any] = set()
+        for el in self.building.spaces():
+            for key, value in el.properties.items():
+                if re.sub(r"[^a-z]", "", str(key).lower().rsplit(".", 1)[-1]) in ("floorcovering", "floorfinish"):
+                    out.add(value)
+        return out
+
     def _front_said(self, t: str) -> str:
         """"The columns out the front", "the windows at the front of the house": on the side of the building
         its front door is on."""
@@ -2548,6 +2604,11 @@ AROUND_M = 0.5
 #: nice and bright", "the hall is a bit dark").
 _REMARK = re.compile(r"^(?P<np>(?:the|that|this|those|these|my|our) [a-z0-9 ]+?) (?:is|are|feels|feel|looks|look|"
                      r"seems|seem|gets|get|appears|appear|sounds|was|were)(?: [a-z ]+)?$")
+#: Floor finishes said of rooms (data/finish_words.yaml).
+FINISH_WORDS: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "data" / "finish_words.yaml").read_text(
+    encoding="utf-8"))
+_FINISH_SAID = re.compile(r"\b(?:with|that have|that has|which have|which has|having|have got|has got|have|has|got) "
+                          r"(?:a |an )?(?P<w>[a-z]+) (?:floors?|flooring|floor coverings?|floor finish(?:es)?)\b")
 #: A remark, not a request: what the speaker, the team or someone else thinks, wants or does ("i want to check
 #: the walls against the drawings", said without "i want to" once politeness is taken off).
 _REMARKER = re.compile(r"^(?:(?:so|right|okay|ok|well|now|and|but|yeah|hmm) )*(?:i|we|they|he|she|somebody|someone|"

@@ -260,6 +260,8 @@ class ReviewIntents:
             return {"op": "section", "mode": "plane", "height": self._length(slots["length"])}
         if intent == "SectionPlaneOnStorey":
             height = self._length(slots["length"]) if slots.get("length") else PLAN_CUT_M
+            if not slots.get("storey"):  # "give me a plan cut": on the user's floor
+                return {"op": "section", "mode": "plane", "height": height}
             return {"op": "section", "mode": "plane", "height": height, "storey": self._storey(slots["storey"], ctx)}
         if intent == "SectionBox":
             return {"op": "section", "mode": "box", "target": self._target(slots["target"], ctx)}

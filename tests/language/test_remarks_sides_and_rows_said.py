@@ -253,3 +253,51 @@ def test_more_on_one_floor_or_another_is_the_count_on_each(sessions: ev.Sessions
     r = s.say("are there more windows on the ground floor or upstairs")
     assert r.ok and r.program["steps"][0]["op"] == "group", r.program
     assert sum(r.value.values()) == len(s.view().peek({"class": ["IfcWindow"]})), r.value
+
+
+def test_where_the_door_in_front_leads_is_the_room_beyond_it(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/blenderbim_creative-freedom.ifc", 0.9, 6.5, 4.02, 0.0)
+    here = s.view().user_room()
+    r = s.say("where does this door in front of me lead to?")
+    assert r.ok and here is not None and r.value and here not in r.value, r.answer
+    door_sides = [set(e.sides) for e in s.building.elements.values() if e.ifc_class == "IfcDoor" and here in e.sides]
+    assert any(set(r.value) <= sides for sides in door_sides), r.value
+
+
+def test_rooms_by_their_floor_finish_in_the_buildings_own_words(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/allplan2016_haus1-1og.ifc")
+
+    def finish(e: Any) -> str:
+        return str(e.properties.get("Pset_SpaceCommon.FloorCovering") or e.properties.get("FloorCovering") or "")
+
+    parquet = [e for e in s.building.spaces() if "parkett" in finish(e).lower()]
+    tiled = [e for e in s.building.spaces() if "keramisch" in finish(e).lower()]
+    r = s.say("How many rooms have got parquet flooring?")
+    assert r.ok and parquet and r.value == len(parquet), r.answer
+    r = s.say("which rooms have a tiled floor")
+    assert r.ok and tiled and sorted(r.value) == sorted(e.id for e in tiled), r.answer
+
+
+def test_a_plan_cut_then_a_bit_lower(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("buildings/archicad19_office-cv2.ifc")
+    r = s.say("give me a plan cut through this floor")
+    assert r.ok and r.program["steps"][0]["op"] == "section" and r.program["steps"][0]["height"] == 1.2, r.program
+    r = s.say("bit lower, like fifty centimetres")
+    assert r.ok and r.program["steps"] == [{"op": "move_section", "by": -0.5}], r.program
+
+
+@pytest.mark.parametrize(("ifc", "said", "op"), [
+    ("buildings/archicad18_multizone-office.ifc", "excuse me, where is the toilet for the men? how I go there from here?",
+     "route"),
+    ("duplex.ifc", "For this dwelling only, how many doors are there that lead outside?", "count"),
+    ("real/ifcopenshell_IfcOpenHouse_IFC4.ifc", "pop the roof off, I wanna look in from above", "hide"),
+    ("AC20-FZK-Haus.ifc", "on the twenty first of june at six in the evening which side of the house gets the sun",
+     "sun_position"),
+    ("MiniProject.ifc", "Can you switch off all the formwork boards? They're cluttering the view.", "hide"),
+])
+def test_more_ways_of_saying_it(sessions: ev.Sessions, ifc: str, said: str, op: str) -> None:
+    if ifc.startswith("real/") and ev.real_dir() is None:
+        pytest.skip("the shared real buildings are not beside this checkout")
+    s = standing_at(sessions, ifc, 12.7, 11.3, 1.6, 180.0) if "multizone" in ifc else sessions.fresh(ifc)
+    r = s.say(said)
+    assert r.ok and r.program["steps"][-1]["op"] == op, (r.program, r.answer)
