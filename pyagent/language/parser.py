@@ -352,7 +352,7 @@ class Parser:
                    r" upstairs| downstairs)?$", r"\g<head>\g<which> \g<body>\g<where>", t)
         # "make the beams orange, no, sorry, the columns" (normalised to "..., i meant the columns"): the
         # request is read, then made on the things meant, as a correction of the last request is
-        meant = re.fullmatch(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|those|these) [^,]+|"
+        meant = re.fullmatch(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|all of the|those|these) [^,]+|"
                              rf"{_NUMBERED_PLACE})", t)
         meant_sel = self.selector(meant.group("np"), ctx) if meant is not None else None
         if meant is not None and meant_sel and meant_sel.get("class") == ["IfcSpace"]:
@@ -360,9 +360,15 @@ class Parser:
             # (the things of it kept), not the room itself coloured
             fixed = _target_corrected(t, self._only_a_room)
             again = self._parse(fixed, scene, dialogue) if fixed is not None else None
-            if again is not None and again.program is not None and not any(
-                    st.get("target", {}).get("class") == ["IfcSpace"] for st in again.program["steps"]):
-                return again
+            if again is not None and again.program is not None:
+                if not any(st.get("target", {}).get("class") == ["IfcSpace"] for st in again.program["steps"]):
+                    return again
+                # "the floor area of the master bedroom, I mean bedroom one in unit A": a room asked about in
+                # place of a room, where the request was about a room (or named one the building has not)
+                before = self._parse(meant.group("req"), scene, dialogue)
+                if before.program is None or all(st.get("target", {}).get("class") == ["IfcSpace"]
+                                                 for st in before.program["steps"]):
+                    return again
         if meant is not None and meant_sel:
             t = meant.group("req")
         elif meant is not None and re.search(r"\bones?\b", meant.group("np")):
@@ -456,6 +462,9 @@ class Parser:
                 if named is not None:
                     aside_topic = named
                     continue
+            if got is None and not steps and n_clause + 1 < len(clauses) and _REMARKER.match(clause) \
+                    and re.match(r"(?:(?:so|right|okay|ok|well|now|and|but|yeah|hmm) )*(i|we)\b", clause):
+                continue  # "for the photos I want this flat empty. Hide all the furniture ...": why, then what
             if got is None:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
@@ -575,7 +584,9 @@ class Parser:
                 and self.noun_phrases.read(parts[0]) is not None:
             # "this middle office, is there a window in it, is there a single window in this room": the thing
             # named in the first question, the questions in the order said
-            return phrasing.rewrite(" , ".join([_PRONOUN.sub(lambda p: parts[0], parts[1], count=1), *parts[2:]]))
+            asks = re.compile(r"(and )?(how|what|which|where|is|are|does|do)\b")
+            later = [_PRONOUN.sub(lambda p: parts[0], q, count=1) if asks.match(q) else q for q in parts[2:]]
+            return phrasing.rewrite(" , ".join([_PRONOUN.sub(lambda p: parts[0], parts[1], count=1), *later]))
         if m is None:
             return t
         rest = m.group("rest")
@@ -594,10 +605,12 @@ class Parser:
             first = next(i for i, p in enumerate(parts[1:], 1) if re.match(asked, p))
             if first != 1 or not re.match(r"(the|that|this|those|these|my|all the|both) ", parts[0]):
                 return t
-            said = " , ".join([*parts[1:], rest])
             if _PRONOUN.search(parts[1]) is None:
                 return t
-            return phrasing.rewrite(_PRONOUN.sub(lambda p: parts[0], said, count=1))
+            # each question takes the thing up ("..., how many windows has it got , and how big is it")
+            questions = [_PRONOUN.sub(lambda p: parts[0], q, count=1) if i == 0 or re.match(
+                r"(and )?(how|what|which|where|is|are|does|do)\b", q) else q for i, q in enumerate([*parts[1:], rest])]
+            return phrasing.rewrite(" , ".join(questions))
         said_as_phrase = re.match(r"(the|that|this|those|these|my|all the|both) ", parts[0]) is not None
         if (len(parts) > 1 or not said_as_phrase) and not all(self.noun_phrases.read(p) is not None for p in parts):
             return t  # listed or bare words must each be a noun phrase ("stairs, railings too")
@@ -1022,24 +1035,13 @@ class Parser:
         return _singular(sel, np_text, force=True)
 
     def _door_leads(self, c: str, ctx: ParseContext) -> list[Step] | None:
-        """"Where does this door in front of me go?", "where does the door from this room lead": the rooms a
-        door of the user's room opens into (those that way, when the door is said to be)."""
-        m = re.fullmatch(r"(and )?where (does|do) (this|that|the) (door|doorway|opening)( here)?(?P<where> in front of "
-                         r"me| ahead( of me)?| straight ahead| here| behind me| on my (left|right)| to my (left|right)"
-                         r"| from this room| of this room| out of this room| in this room)? "
+        """"Where does the door from this room go?": the rooms a door of the user's room opens into."""
+        m = re.fullmatch(r"(and )?where (does|do) (this|that|the) (door|doorway|opening) (from|of|out of|in) this room "
                          r"(go|lead|open|take me|get me)( to| into| onto| out to| out onto)?", c)
         if m is None or ctx.user_room() is None:
             return None
-        where = (m.group("where") or "").strip().removeprefix("here").strip()
-        way = {"in front of me": "in_front", "ahead": "in_front", "ahead of me": "in_front",
-               "straight ahead": "in_front", "behind me": "behind", "on my left": "left", "to my left": "left",
-               "on my right": "right", "to my right": "right"}.get(where)
         mine: Selector = {"class": ["IfcSpace"], "room": "mine"}
-        if way is None:  # "the door from this room": the rooms a door of this room opens into
-            return [{"op": "list", "target": {"class": ["IfcSpace"], "relations": [{"rel": "connected", "of": mine}]}}]
-        door: Selector = {"class": ["IfcDoor"], "relations": [{"rel": way}], "order": "nearest", "limit": 1}
-        return [{"op": "list", "target": {"class": ["IfcSpace"], "relations": [{"rel": "connected", "of": door}],
-                                          "except": mine}}]
+        return [{"op": "list", "target": {"class": ["IfcSpace"], "relations": [{"rel": "connected", "of": mine}]}}]
 
     def _route(self, c: str, ctx: ParseContext) -> list[Step] | None:
         # "on foot" / "walking" said anywhere in a how-far question makes it a route ("how far is it on foot
@@ -2724,10 +2726,10 @@ def _colour_pattern() -> str:
 
 
 _CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (only |just )?"
-                               r"(?P<np>(the|all the|both the|both|those|these|that|this|my) [^,]+?)"
+                               r"(?P<np>(the|all the|all of the|both the|both|those|these|that|this|my) [^,]+?)"
                                r"(?: , (?P<rest>[^,]+))?")
 _NUMBERED_PLACE = r"(?:room|office|flat|unit|apartment|bedroom|suite|lab|house) [a-z]?\d+[a-z]?"
-_CORRECTED_NUMBER = re.compile(rf"(?P<head>.*?\b){_NUMBERED_PLACE}(?P<tail>[^,]*) , i mean(t)? "
+_CORRECTED_NUMBER = re.compile(rf"(?P<head>.*?\b){_NUMBERED_PLACE}(?P<tail>[^,]*) , i mean(t)? (the )?"
                                rf"(?P<new>{_NUMBERED_PLACE})")
 _CORRECTED_INDEFINITE = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an) [a-z]+( [a-z]+)?)")
 _CORRECTED_INDEFINITE_MID = re.compile(r"(?P<req>.+?) , i mean(t)? (?P<np>(a|an) [a-z]+) (?P<rest>(in|on|into|next to|"
