@@ -943,6 +943,11 @@ class Resolver:
         """Which ``rows`` are rooms that a door of the anchor rooms opens into (with ``walls``, also rooms
         sharing a wall with them): read from the rooms on each side of doors and walls (``Element.sides``)."""
         anchor_ids = {self.sp.ids[a] for a in anchors}
+        doors = [self.b.elements[g] for g in anchor_ids if self.b.elements[g].ifc_class == "IfcDoor"]
+        if doors and not walls and not any(self.b.elements[g].ifc_class == "IfcSpace" for g in anchor_ids):
+            # "where does this door lead": the rooms the doors open into
+            opened = {r for d in doors for r in d.sides} - {OUTSIDE}
+            return np.array([self.sp.ids[r] in opened for r in rows], bool)
         if not any(self.b.elements[g].ifc_class == "IfcSpace" for g in anchor_ids):
             raise SelectionError("rooms are connected to rooms: say which room")
         kinds = ("IfcDoor", "IfcWall", "IfcCurtainWall") if walls else ("IfcDoor",)

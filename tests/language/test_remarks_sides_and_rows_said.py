@@ -334,3 +334,15 @@ def test_the_second_question_about_the_room_is_about_the_room(sessions: ev.Sessi
               "is it?")
     area = s.building.elements[here].quantities["area"] if here is not None else None
     assert r.ok and r.value == pytest.approx(area, abs=1e-3), r.answer
+
+
+def test_the_rooms_the_doors_of_things_open_into(sessions: ev.Sessions) -> None:
+    """"connected" of doors (not rooms) is the rooms those doors open into: of the things in this room, its
+    doors, so the rooms a door of this room opens into."""
+    s = standing_at(sessions, "buildings/revit2022_5zone-office.ifc", 0.0, 0.0, 1.6, 0.0)
+    here = s.view().user_room()
+    doors = [e for e in s.building.elements.values() if e.ifc_class == "IfcDoor" and here in e.sides]
+    beyond = {r for d in doors for r in d.sides} - {here, "outside"}
+    r = s.do({"steps": [{"op": "list", "target": {"class": ["IfcSpace"], "relations": [
+        {"rel": "connected", "of": {"class": ["IfcDoor"], "room": "mine"}}], "except": {"room": "mine"}}}]})
+    assert r.ok and here is not None and beyond and set(r.value) == beyond, r.answer
