@@ -9,6 +9,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 from rapidfuzz import fuzz, process
@@ -39,6 +40,9 @@ COLOUR_MODIFIERS = {"light": 0.45, "pale": 0.55, "bright": 0.15, "dark": -0.45, 
 
 # Everyday room words -> fragments of room names they match, in many languages (data/room_words.yaml).
 _ROOM_DATA = yaml.safe_load((Path(__file__).parent / "data" / "room_words.yaml").read_text(encoding="utf-8"))
+#: Everyday words that pick elements by fragments of their names (data/name_words.yaml).
+NAME_WORDS: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "data" / "name_words.yaml").read_text(
+    encoding="utf-8"))
 ROOM_SYNONYMS: dict[str, tuple[str, ...]] = {str(k): tuple(str(f) for f in v) for k, v in _ROOM_DATA["rooms"].items()}
 ROOM_WORD_ALIASES: dict[str, str] = {str(k): str(v) for k, v in _ROOM_DATA["aliases"].items()}
 ROOM_WORD_FALLBACKS: dict[str, str] = {str(k): str(v) for k, v in _ROOM_DATA["fallbacks"].items()}

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
-from pyagent.language.lexicon import COMPASS_WORDS
+from pyagent.language.lexicon import COMPASS_WORDS, NAME_WORDS
 from pyagent.language.noun_phrase import Head, NounPhrase, Relation
 from pyagent.language.noun_phrase_tokens import SELECTION_PHRASES
 from pyagent.language.units import length_units
@@ -29,8 +26,7 @@ Selector = dict[str, Any]
 
 _ORDER = ("nearest", "furthest", "largest", "smallest", "tallest", "highest", "lowest", "widest")
 #: Modifiers that say where outside a thing is (data/name_words.yaml).
-_OUTDOOR_MODIFIERS = frozenset(yaml.safe_load((Path(__file__).parent / "data" / "name_words.yaml").read_text(
-    encoding="utf-8"))["outdoor_modifiers"])
+_OUTDOOR_MODIFIERS = frozenset(NAME_WORDS["outdoor_modifiers"])
 _NEAR_WORDS = frozenset({"near", "near to", "close to", "around", "nearby"})
 _UNSURE_STOREY = ("upstairs", "downstairs", "upper floor", "ground floor", "top floor")
 #: The user's own floor, said so.

@@ -33,6 +33,7 @@ from pyagent.language.lexicon import (
     BUILTIN_PROPERTIES,
     COLOUR_MODIFIERS,
     COLOURS,
+    NAME_WORDS,
     ROOM_SYNONYMS,
     ROOM_WORD_ALIASES,
     STOREY_WORDS,
@@ -70,8 +71,6 @@ _SAME_AGAIN_OPS = frozenset({"color", "hide", "show", "select", "transparency"})
 _STOREY_RISE = 2.0
 Step = dict[str, Any]
 #: Everyday words that pick elements by fragments of their names (the main entrance among them).
-NAME_WORDS: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "data" / "name_words.yaml").read_text(
-    encoding="utf-8"))
 
 FILLERS = (r"\b(please|pls|kindly|hey|hi|ok(ay)?|um+|uh+|er+|hmm+|yeah|yep|so(?! (that )?(i|we|you) (can|could)\b)|"
            r"(?<!as )well|(?<!for )now|quickly|for me|thanks|thank you|let us|i think|i guess|i suppose|"
@@ -305,7 +304,7 @@ class Parser:
         read-only) and nothing is kept from one parse to the next. Words as a speech recogniser writes
         them, without any punctuation, that mean nothing as they stand are read again with the pauses a
         speaker makes put back (``with_pauses``)."""
-        finish = self._finish_said(normalise(text))
+        finish = self._finish_said(normalise(text)) if "floor" in text.lower() else None
         if finish is not None:  # "which rooms have a tiled floor": the rooms, then only those with that finish
             said_without, where = finish
             got = self.parse(said_without, scene, dialogue)
@@ -454,17 +453,16 @@ class Parser:
                             got = self._clause(f"{verb.group('v')} {' and '.join(rest)}", ctx, steps)
                     except ClauseError as exc:
                         return ParseResult(None, 0.0, str(exc), clauses, recognised=True)
-            if got is None and not steps and n_clause + 1 < len(clauses) and _REMARKER.match(clause) \
-                    and _PRONOUN.search(clauses[n_clause + 1]):
+            if got is None and not steps and n_clause + 1 < len(clauses) and _REMARKER.match(clause):
                 # "we're not doing the sliding doors any more, delete them", "i want to check the walls against
                 # the drawings , colour them red": a remark naming what the request after it takes up
-                named = self._named_in(clause) or self._named_within(clause)
+                named = self._named_in(clause) or self._named_within(clause) \
+                    if _PRONOUN.search(clauses[n_clause + 1]) else None
                 if named is not None:
                     aside_topic = named
                     continue
-            if got is None and not steps and n_clause + 1 < len(clauses) and _REMARKER.match(clause) \
-                    and re.match(r"(?:(?:so|right|okay|ok|well|now|and|but|yeah|hmm) )*(i|we)\b", clause):
-                continue  # "for the photos I want this flat empty. Hide all the furniture ...": why, then what
+                if _SPEAKER_REMARK.match(clause):
+                    continue  # "for the photos I want this flat empty. Hide all the furniture ...": why, then what
             if got is None:
                 return ParseResult(None, 0.0, f"I did not understand '{clause}'", clauses)
             new_steps, confident = got
@@ -584,8 +582,7 @@ class Parser:
                 and self.noun_phrases.read(parts[0]) is not None:
             # "this middle office, is there a window in it, is there a single window in this room": the thing
             # named in the first question, the questions in the order said
-            asks = re.compile(r"(and )?(how|what|which|where|is|are|does|do)\b")
-            later = [_PRONOUN.sub(lambda p: parts[0], q, count=1) if asks.match(q) else q for q in parts[2:]]
+            later = [_PRONOUN.sub(lambda p: parts[0], q, count=1) if _QUESTION.match(q) else q for q in parts[2:]]
             return phrasing.rewrite(" , ".join([_PRONOUN.sub(lambda p: parts[0], parts[1], count=1), *later]))
         if m is None:
             return t
@@ -608,8 +605,8 @@ class Parser:
             if _PRONOUN.search(parts[1]) is None:
                 return t
             # each question takes the thing up ("..., how many windows has it got , and how big is it")
-            questions = [_PRONOUN.sub(lambda p: parts[0], q, count=1) if i == 0 or re.match(
-                r"(and )?(how|what|which|where|is|are|does|do)\b", q) else q for i, q in enumerate([*parts[1:], rest])]
+            questions = [_PRONOUN.sub(lambda p: parts[0], q, count=1) if i == 0 or _QUESTION.match(q) else q
+                         for i, q in enumerate([*parts[1:], rest])]
             return phrasing.rewrite(" , ".join(questions))
         said_as_phrase = re.match(r"(the|that|this|those|these|my|all the|both) ", parts[0]) is not None
         if (len(parts) > 1 or not said_as_phrase) and not all(self.noun_phrases.read(p) is not None for p in parts):
@@ -638,8 +635,7 @@ class Parser:
         questions = re.split(r" and (?=(?:how|what|which|where|is|are|do|does|can)\b)", rest)
         if len(questions) > 1:  # "those columns, how many are there and how tall are they": each question of them
             bare = re.sub(r"^(the|that|this|those|these|my|all the|both) ", "", topic)
-            how_many = re.compile(r"how many( are there| are| in total| of them)?")
-            questions = [f"how many {bare} are there" if how_many.fullmatch(q)
+            questions = [f"how many {bare} are there" if _HOW_MANY_BARE.fullmatch(q)
                          else _PRONOUN.sub(lambda p: topic, q, count=1) for q in questions]
             return phrasing.rewrite(" , ".join(questions))
         return phrasing.rewrite(_PRONOUN.sub(lambda p: topic, rest, count=1))
@@ -2321,11 +2317,9 @@ class Parser:
         its front door is on."""
         if not re.search(r"\bfront\b", t):
             return t
-        front = re.compile(r"\b(out|at|on|along|across|round|around) (the )?front( of (the|this) (building|house|block|"
-                           r"school|office|property))?\b(?! (door|entrance|garden|porch|yard|wall|room|desk|of))")
-        if not front.search(t) or self.front_side is None:
+        if not _FRONT_SAID.search(t) or self.front_side is None:
             return t
-        return front.sub(f"on the {self.front_side} side", t)
+        return _FRONT_SAID.sub(f"on the {self.front_side} side", t)
 
     def rooms_named_by(self, room_ids: list[str], words: Sequence[str]) -> list[str]:
         """Those of the rooms whose name has a fragment of a word said before the room word (data/name_words.yaml:
@@ -2611,6 +2605,15 @@ FINISH_WORDS: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "data" / 
     encoding="utf-8"))
 _FINISH_SAID = re.compile(r"\b(?:with|that have|that has|which have|which has|having|have got|has got|have|has|got) "
                           r"(?:a |an )?(?P<w>[a-z]+) (?:floors?|flooring|floor coverings?|floor finish(?:es)?)\b")
+#: A question said after a thing named first ("..., and how big is it").
+_QUESTION = re.compile(r"(and )?(how|what|which|where|is|are|does|do)\b")
+#: "How many are there" with the things left out (said of a thing named first).
+_HOW_MANY_BARE = re.compile(r"how many( are there| are| in total| of them)?")
+#: "Out the front", "at the front of the house": the side the front door is on.
+_FRONT_SAID = re.compile(r"\b(out|at|on|along|across|round|around) (the )?front( of (the|this) (building|house|block|"
+                         r"school|office|property))?\b(?! (door|entrance|garden|porch|yard|wall|room|desk|of))")
+#: A remark the speaker makes of their own wish or plan ("for the photos I want this flat empty").
+_SPEAKER_REMARK = re.compile(r"(?:(?:so|right|okay|ok|well|now|and|but|yeah|hmm) )*(i|we)\b")
 #: A remark, not a request: what the speaker, the team or someone else thinks, wants or does ("i want to check
 #: the walls against the drawings", said without "i want to" once politeness is taken off).
 _REMARKER = re.compile(r"^(?:(?:so|right|okay|ok|well|now|and|but|yeah|hmm) )*(?:i|we|they|he|she|somebody|someone|"
