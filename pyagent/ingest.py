@@ -33,6 +33,9 @@ QUANTITY_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
+_OPENINGS = ("IfcWindow", "IfcDoor")
+
+
 def quantity_scales(model: ifcopenshell.file, length_scale: float) -> dict[str, float]:
     """Factors from the project's units to metres, m² and m³ for the canonical quantity keys. An area or
     volume unit the project declares is used as declared; otherwise it follows the length unit."""
@@ -533,12 +536,18 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             el.dims = dict(rec.overall)
         if el.ifc_class == "IfcSpace" and "area" not in el.quantities and mi is not None:
             el.quantities["area"] = float(facts.footprint[mi])  # its plan, not its box (an L-shaped room)
-        if "area" not in el.quantities and "surface_area" in el.quantities:
+        if "area" not in el.quantities and "surface_area" in el.quantities and not el.ifc_class.startswith(_OPENINGS):
             el.quantities["area"] = el.quantities["surface_area"] / 2.0 if el.ifc_class.startswith(
                 ("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")) else el.quantities["surface_area"]
         elements[gid] = el
 
     _dims_of_meshes(meshes, facts, placed)
+    for el, _mi, _axes in placed:
+        if el.ifc_class.startswith(_OPENINGS) and "area" not in el.quantities:
+            # a window's or a door's area is its opening (width by height), not all the faces of its body
+            w, h = el.dims.get("width"), el.dims.get("height")
+            if w and h:
+                el.quantities["area"] = float(w) * float(h)
 
     # Storey and room from relations.
     for gid, el in elements.items():

@@ -42,6 +42,8 @@ COMPASS_SLACK_DEG = 10.0
 #: ``OVER_THIN_SLACK_M`` of it (a canopy over a door begins at the wall's outer face).
 THIN_IN_PLAN_M = 0.6
 OVER_THIN_SLACK_M = 0.3
+# How much wider in plan than a thing what is under it may be and still fit under it (a heater under a window).
+UNDER_FITS_SLACK_M = 1.0
 SIDE_WORDS = {"in_front": "in front of you", "behind": "behind you", "left": "to your left", "right": "to your right"}
 # Classes never picked unless asked for by class: the spatial structure.
 STRUCTURE = ("IfcSite", "IfcBuilding", "IfcBuildingStorey", "IfcSpace")
@@ -355,6 +357,8 @@ WITHIN_M = 0.3
 #: A room over or under another shares at least this much of its plan (sampled on PLAN_SAMPLES x PLAN_SAMPLES
 #: points): a room whose box only reaches over a corner of an L-shaped room's is not under it.
 STACKED_SHARE = 0.15
+# How much of each other's plan two rooms of one name and storey cover to be the same room drawn twice.
+DRAWN_AGAIN_SHARE = 0.8
 PLAN_SAMPLES = 9
 #: A number in a room's name: digits (with a decimal point: "1.11"), or letters and digits ("H2", "WE3").
 _NUMBER_WORD = re.compile(r"[0-9a-z]*[0-9][0-9a-z.]*")
@@ -709,6 +713,21 @@ class Resolver:
             raise SelectionError(f"there is no {noun_for(of)} to relate to")
         return np.array([self.sp.index[g] for g in anchor_ids], int)
 
+    def _drawn_again(self, room: str) -> set[str]:
+        """The room and any room drawn again over it (a file with every room in it three times, each a little
+        different): rooms of the same storey and use whose plans cover each other almost wholly."""
+        el = self.b.elements[room]
+        twins = {room}
+        for other in self.b.spaces():
+            if other.id == room or other.storey != el.storey or (other.long_name or other.name) != (
+                    el.long_name or el.name):  # (numbered each time: the number differs, the room's name not)
+                continue
+            if not (np.all(other.bbox_max[:2] > el.bbox_min[:2]) and np.all(other.bbox_min[:2] < el.bbox_max[:2])):
+                continue
+            if min(self._plan_shared(room, other.id), self._plan_shared(other.id, room)) >= DRAWN_AGAIN_SHARE:
+                twins.add(other.id)
+        return twins
+
     def _plan_shared(self, room: str, other: str) -> float:
         """The share of ``room``'s plan that ``other``'s plan covers too (sampled on a grid over its box);
         1.0 where the room's plan is not known."""
@@ -812,7 +831,15 @@ class Resolver:
                         vert = (sp.bmin[rows, 2] >= hi[2] - 0.05) | ((centre >= hi[2]) & (sp.bmin[rows, 2] >= mid))
                     else:
                         vert = (sp.bmax[rows, 2] <= lo[2] + 0.05) | ((centre <= lo[2]) & (sp.bmax[rows, 2] <= mid))
-                    keep |= overlap & vert
+                    hit = overlap & vert
+                    if kind == "below" and self.b.elements[sp.ids[a]].ifc_class != "IfcSpace":
+                        # under a window or a table: what fits under it (the heater), before the floor slab that
+                        # runs under the whole room, where anything fits
+                        span = (hi[:2] - lo[:2]) + UNDER_FITS_SLACK_M
+                        fits = hit & np.all((sp.bmax[rows, :2] - sp.bmin[rows, :2]) <= span, axis=1)
+                        if fits.any():
+                            hit = fits
+                    keep |= hit
                 return rows[keep], False
             if kind in ("north", "south", "east", "west"):
                 origin = sp.centre[anchors].mean(axis=0)
@@ -829,7 +856,8 @@ class Resolver:
                 for a in anchors:
                     el = self.b.elements[sp.ids[a]]
                     if el.ifc_class == "IfcSpace":
-                        inside |= {g for g, e in self.b.elements.items() if e.room == el.id or el.id in e.sides}
+                        rooms = self._drawn_again(el.id)
+                        inside |= {g for g, e in self.b.elements.items() if e.room in rooms or rooms & set(e.sides)}
                     elif el.ifc_class == "IfcBuildingStorey":
                         inside |= {g for g, e in self.b.elements.items() if e.storey == el.id}
                     else:  # "the panels in the curtain wall": its parts and what is set in it (the anchor

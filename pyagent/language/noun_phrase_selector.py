@@ -18,6 +18,7 @@ from pyagent.language.lexicon import COMPASS_WORDS, NAME_WORDS
 from pyagent.language.noun_phrase import Head, NounPhrase, Relation
 from pyagent.language.noun_phrase_tokens import SELECTION_PHRASES
 from pyagent.language.units import length_units
+from pyagent.vocabulary import KIND_WORDS, singular_noun
 
 if TYPE_CHECKING:
     from pyagent.language.parser import ParseContext, Parser
@@ -71,7 +72,7 @@ def _said_in_names(head_text: str, sel: dict[str, Any], ctx: ParseContext) -> st
     """One thing said with a class noun other than the class's own word, where several would do and just one
     of them has that word in its name ("the shop entrance" where one of the shop's two doors is named "retail
     entrance"): that word, to pick it."""
-    from pyagent.vocabulary import class_name_words, singular_noun
+    from pyagent.vocabulary import class_name_words
 
     word = singular_noun(head_text.split()[-1])
     own = {w for c in sel.get("class") or () for w in class_name_words(c).split()}
@@ -130,7 +131,6 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         raise NotCovered("an unknown thing beside a head that takes no name word")
     head = phrase.head
     if head is not None and head.noun_before and head.kind == "class":
-        from pyagent.vocabulary import singular_noun
         before = parser.lex.class_words.get(head.noun_before) or parser.lex.class_words.get(
             singular_noun(head.noun_before)) or ()
         if before and not set(before) & set(head.value[1]):
@@ -186,6 +186,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         if r.words in ("closest to", "nearest to") and r.anchor is not None:
             order_near_anchor = True
         relations.append(got)
+    _speaker_side_to_anchor(relations, ctx)
 
     for c in phrase.comparisons:
         unit = length_units().get(c.unit or "m", 1.0)
@@ -322,6 +323,10 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     if head is not None and head.kind == "kind":
         sel["kind"] = head.value
         noun_found = True
+        said = singular_noun(head.text) if " " in head.text else ""
+        if said and said != head.value and said in KIND_WORDS.get(str(head.value), ()) \
+                and ctx.scene.peek({"kind": head.value, "name": said}):
+            sel["name"] = said  # "the upper cabinets": of the cabinets, those named so
     elif head is not None and head.kind in ("class", "front_door"):
         word, classes = head.value if head.kind == "class" else ("door", parser.lex.class_words.get("door", ()))
         if word == "floor" and re.search(r"\bfloors? (of|on)\b", phrase.text):
@@ -409,9 +414,17 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
                 sel["name"] = in_names
     one_room = sel.get("class") == ["IfcSpace"] and "ids" not in sel and "limit" not in sel
     if phrase.sizes and size is None and noun_found and not said_plural and (sel.get("limit") == 1 or one_room) \
-            and "order" not in sel and (sel.get("relations") or sel.get("storey")) and not room_as_target:
+            and "order" not in sel and (sel.get("relations") or sel.get("storey") or one_room) and not room_as_target:
         sel["order"] = phrase.sizes[0]  # "the big garage door": the biggest of the doors there; "the big room
-        sel["limit"] = 1  # upstairs": the biggest room there
+        sel["limit"] = 1  # upstairs": the biggest room there; "the big room" of the building its biggest
+    elif phrase.sizes and size is None and noun_found and not said_plural and sel.get("limit") == 1 \
+            and sel.get("class") and sel["class"] != ["IfcSpace"] and not room_as_target \
+            and not any(k in sel for k in ("order", "relations", "storey", "room", "ids", "name", "ref", "where")):
+        # "a desk in front of the big window": the biggest window of the room the user is in (of the building
+        # where the user is in none, or that room has none)
+        if ctx.user_room() is not None and ctx.scene.peek({"class": sel["class"], "room": "mine"}):
+            sel["room"] = "mine"
+        sel["order"] = phrase.sizes[0]
     if phrase.demonstratives and head is not None and head.kind in ("class", "kind") and not head.plural \
             and not phrase.quantifiers and not relations and room is None \
             and not set(sel.get("class") or ()) & _ALL_AROUND \
@@ -462,6 +475,26 @@ def _anchor(phrase: NounPhrase, parser: Parser, ctx: ParseContext, each: bool = 
     return _singular(sel, phrase.text, force=True)
 
 
+_SPEAKER_SIDES = ("in_front", "behind", "left", "right")
+
+
+def _speaker_side_to_anchor(relations: list[dict[str, Any]], ctx: ParseContext) -> None:
+    """"The thing under the window in front of me": where the thing the relation is to is one of several
+    ("the window") and the user's side is said right after it, that side picks out the window."""
+    for i, r in enumerate(relations[:-1]):
+        after = relations[i + 1]
+        of = r.get("of")
+        if not isinstance(of, dict) or after.get("rel") not in _SPEAKER_SIDES or "of" in after:
+            continue
+        if of.get("limit") != 1 or any(k in of for k in ("order", "ids", "ref", "relations", "room")):
+            continue
+        if len(ctx.scene.peek({k: v for k, v in of.items() if k != "limit"})) < 2:
+            continue
+        r["of"] = {**of, "relations": [after], "order": "nearest", "limit": 1}
+        del relations[i + 1]
+        return
+
+
 def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] | None:
     from pyagent.language.parser import _has_noun
 
@@ -480,7 +513,8 @@ def _relation(r: Relation, parser: Parser, ctx: ParseContext) -> dict[str, Any] 
             return None
         if r.words == "on" and not set(whole.get("class") or ()) & _FACES:
             return None  # "the mullions on the curtain wall" are its parts; "the lamp on the table" is not
-        if not r.anchor.demonstratives and not r.anchor.numbers and r.anchor.ordinal is None:
+        if not r.anchor.demonstratives and not r.anchor.numbers and r.anchor.ordinal is None \
+                and not r.anchor.sizes and not r.anchor.superlatives:  # (of "the big room": of the biggest)
             whole.pop("limit", None)
             whole.pop("order", None)
         return {"rel": "in", "of": whole}

@@ -189,7 +189,7 @@ def normalise(text: str) -> str:
     t = spoken_numbers.spelt_digits(t)  # "room one oh two" -> "room 102"
     t = spoken_numbers.digits(t)  # "two" -> "2", "forty two" -> "42"; ordinals and a lone "one" stay words
     t = re.sub(r"\b(\d+(?:\.\d+)?) and a half\b", lambda m: _fmt(float(m.group(1)) + 0.5), t)  # before "a half"
-    t = re.sub(r"\b(a|one) half\b", "0.5", t)
+    t = re.sub(r"\b(a|one) half\b(?! an? )", "0.5", t)  # ("this one half a metre": half a metre)
     t = re.sub(r"\bhalf an? (meter|m|foot)\b", r"0.5 \1", t)
     t = re.sub(r"\bhalf a turn\b", "180 degrees", t)
     t = re.sub(r"\ba quarter turn\b", "90 degrees", t)
@@ -1032,6 +1032,15 @@ class Parser:
 
     def _door_leads(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """"Where does the door from this room go?": the rooms a door of the user's room opens into."""
+        beyond = re.fullmatch(r"(and )?which room is beyond (?P<np>.+)", c)
+        if beyond is not None:  # "which room does that door ahead of me open into": the one it leads to from here
+            door = self.selector(beyond.group("np"), ctx)
+            if door is None:
+                return None
+            target: Selector = {"class": ["IfcSpace"], "relations": [{"rel": "connected", "of": door}]}
+            if ctx.user_room() is not None:
+                target["except"] = {"class": ["IfcSpace"], "room": "mine"}
+            return [{"op": "list", "target": target}]
         m = re.fullmatch(r"(and )?where (does|do) (this|that|the) (door|doorway|opening) (from|of|out of|in) this room "
                          r"(go|lead|open|take me|get me)( to| into| onto| out to| out onto)?", c)
         if m is None or ctx.user_room() is None:
@@ -1118,29 +1127,42 @@ class Parser:
         return np_text
 
     def _moved_towards(self, c: str, ctx: ParseContext) -> list[Step] | None:
-        """"Shift the coffee table half a metre towards the sofa": a move by that much along the floor from the
-        one thing towards the other, where each names one thing here; None otherwise."""
-        m = re.match(r"^(move|shift|push|pull|slide|nudge|drag|bring)\s+(?P<np>.+?)\s+(by )?(?P<n>\d+(\.\d+)?) ?"
-                     r"(?P<unit>[a-z]+)\s+(towards|toward|closer to|nearer to|in the direction of|over to)\s+"
+        """"Shift the coffee table half a metre towards the sofa": a move by that much (half a metre where no
+        distance is said: "move the chair closer to the window") along the floor from what moves towards the
+        nearest of the things it is moved to; towards things said by where they are from the user ("towards
+        the windows in front of me") it is that way from the user. None where either names nothing here."""
+        m = re.match(r"^(move|shift|push|pull|slide|nudge|drag|bring)\s+(?P<np>.+?)\s+((by )?(?P<n>\d+(\.\d+)?) ?"
+                     r"(?P<unit>[a-z]+)\s+)?(towards|toward|closer to|nearer to|in the direction of|over to)\s+"
                      r"(?P<to>(the|that|this|my) .+)$", c)
-        if m is None or m.group("to").split()[-1] in ("me", "us", "you"):
+        if m is None:
             return None
-        unit = length_units().get(m.group("unit"))
+        said_way = re.search(r"\b(?:(?P<f>in front of|ahead of)|(?P<b>behind)|(?:on|to) (?:my|our|the) "
+                             r"(?P<s>left|right))( me| us)?$", m.group("to"))
+        if said_way is None and m.group("to").split()[-1] in ("me", "us", "you"):
+            return None
+        unit = length_units().get(m.group("unit")) if m.group("unit") else 1.0
         sel, to = self.selector(m.group("np"), ctx), self.selector(m.group("to"), ctx)
         if unit is None or sel is None or to is None:
             return None
-        moved, goal = ctx.scene.peek(sel), ctx.scene.peek(to)
+        distance = float(m.group("n")) * unit if m.group("n") else DEFAULT_NUDGE_M
+        if said_way is not None:
+            d = "forward" if said_way.group("f") else "back" if said_way.group("b") else said_way.group("s")
+            return [{"op": "move", "target": sel, "direction": d, "distance": round(distance, 4)}]
         els = self.building.elements
-        if len(moved) != 1 or len(goal) != 1 or moved[0] not in els or goal[0] not in els or moved == goal:
+        moved = [g for g in ctx.scene.peek(sel) if g in els]
+        goal = [g for g in ctx.scene.peek(to) if g in els and g not in moved]
+        if not moved or not goal:
             return None
-        way = (els[goal[0]].centre - els[moved[0]].centre)[:2]
+        here = np.mean([els[g].centre for g in moved], axis=0)
+        nearest = min(goal, key=lambda g: float(np.linalg.norm((els[g].centre - here)[:2])))
+        way = (els[nearest].centre - here)[:2]
         if float(np.linalg.norm(way)) < 1e-6:
             return None
         way = way / float(np.linalg.norm(way))
         axis = int(np.argmax(np.abs(way)))
         if abs(way[axis]) >= math.cos(math.radians(ALONG_AN_AXIS_DEG)):  # furniture in a row: along the row
             way = np.where(np.arange(2) == axis, np.sign(way), 0.0)
-        step = way * float(m.group("n")) * unit
+        step = way * distance
         return [{"op": "move", "target": sel, "delta": [round(float(step[0]), 3), round(float(step[1]), 3), 0.0]}]
 
     def it_is_one_room(self, ctx: ParseContext) -> bool:
@@ -2150,6 +2172,42 @@ class Parser:
             return storey_for(self.building, ctx.scene.user_storey(), "upper")
         return None
 
+    def _named_for_place(self, text: str, ctx: ParseContext, allow_empty: bool) -> Selector | None:
+        """"The sliding doors out to the terrace" where no room is a terrace but doors are named for it
+        ("Terrassentuer"): the terrace doors; None where that names nothing either."""
+        m = _FOR_A_PLACE.fullmatch(text.strip(" ,"))
+        if m is None:
+            return None
+        sel = self.selector(f"{m.group('lead')}{m.group('pre')}{m.group('x')} {m.group('noun')}", ctx, allow_empty)
+        return sel if sel is not None and sel.get("name") and sel.get("class") else None
+
+    def _one_stack(self, ids: list[str]) -> bool:
+        """Do these things (stair flights and their parts) stand one over another in plan, as one staircase
+        running through the floors does?"""
+        boxes: dict[str, tuple[Any, Any]] = {}  # each staircase (a whole, else the thing) with all its parts
+        for g in ids:
+            e = self.building.elements.get(g)
+            if e is None or not e.has_geometry:
+                continue
+            key = e.whole or e.id
+            lo, hi = boxes.get(key, (e.bbox_min[:2], e.bbox_max[:2]))
+            boxes[key] = (np.minimum(lo, e.bbox_min[:2]), np.maximum(hi, e.bbox_max[:2]))
+        if len(boxes) < 2:
+            return False
+        lo = np.max([b[0] for b in boxes.values()], axis=0)
+        hi = np.min([b[1] for b in boxes.values()], axis=0)
+        return bool(np.all(hi > lo - STACKED_SLACK_M))
+
+    def _code_alone(self, text: str, ctx: ParseContext, allow_empty: bool) -> Selector | None:
+        """"The TT33 double tees" where the words after the code name nothing here: the things the code (a
+        word with letters and digits) names; None where no such code names anything alone either."""
+        codes = [w for w in re.findall(r"[a-z0-9][a-z0-9-]*", text) if re.search(r"\d", w) and re.search(r"[a-z]", w)]
+        if len(codes) != 1:
+            return None
+        lead = re.match(r"(all |both |all of |each of )?(the |those |these )?", text.strip(" ,"))
+        sel = self.selector(f"{lead.group(0) if lead else ''}{codes[0]}", ctx, allow_empty)
+        return sel if sel is not None and sel.get("name") and not sel.get("class") else None
+
     def selector(self, text: str, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
         """The selector a noun phrase means, read by the noun-phrase grammar (``noun_phrase``), or None when
         it names nothing recognisable here or says something the grammar does not decide."""
@@ -2174,17 +2232,20 @@ class Parser:
             if ground:  # "the ground slab": the slab on grade
                 return {"class": ["IfcSlab"], "ids": ground}
         phrase = self.noun_phrases.read(text.strip(" ,"))
-        if phrase is None:
-            return None
         try:
-            sel = selector_of(phrase, self, ctx, allow_empty)
+            sel = selector_of(phrase, self, ctx, allow_empty) if phrase is not None else None
         except NotCovered:
-            return None
+            sel = None
+        if sel is None:
+            return self._named_for_place(text, ctx, allow_empty) or self._code_alone(text, ctx, allow_empty)
         if sel and sel.get("class") and set(sel) <= {"class", "limit", "order"} and sel["class"] != ["IfcSpace"] \
                 and sel.get("limit") == 1:
             rooms = self._rooms_for_missing_class(sel["class"], text)
             if rooms:  # "the staircase" of a floor with no stair but a stair hall: that room
                 return {"class": ["IfcSpace"], "ids": rooms, "limit": 1}
+        if sel and set(sel) == {"class", "limit"} and sel["limit"] == 1 and "IfcStair" in sel["class"] \
+                and self._one_stack(ctx.scene.peek({"class": sel["class"]})):
+            del sel["limit"]  # "the staircase" of flights stacked floor over floor: all of it
         if sel and isinstance(sel.get("name"), str) and sel.get("class") and not sel.get("kind") \
                 and self._place_not_named(sel["class"], sel["name"]):
             # "the balcony railings" where no railing is named so and no room is a balcony: the railings
@@ -2729,8 +2790,11 @@ def _colour_pattern() -> str:
 
 
 _CORRECTED_TARGET = re.compile(r"(?P<req>.+?) , i mean(t)? (only |just )?"
-                               r"(?P<np>(the|all the|all of the|both the|both|those|these|that|this|my) [^,]+?)"
+                               r"(?P<np>(the|all the|all of the|both of the|both the|both|those|these|that|this|my) "
+                               r"[^,]+?)"
                                r"(?: , (?P<rest>[^,]+))?")
+_REQUEST_ON_THEM = re.compile(r"(?P<v>make|paint|colou?r|turn|hide|show|select|highlight|delete|remove|isolate) "
+                              r"(them|it|those|these)( both| all| all of them| too)?(?P<tail>.*)")
 _NUMBERED_PLACE = r"(?:room|office|flat|unit|apartment|bedroom|suite|lab|house) [a-z]?\d+[a-z]?"
 _CORRECTED_NUMBER = re.compile(rf"(?P<head>.*?\b){_NUMBERED_PLACE}(?P<tail>[^,]*) , i mean(t)? (the )?"
                                rf"(?P<new>{_NUMBERED_PLACE})")
@@ -2821,12 +2885,28 @@ def _target_corrected(t: str, only_room: Callable[[str], bool] | None = None) ->
         return None
     rest = f" {m.group('rest')}" if m.group("rest") else ""
     np_said = m.group("np")
+    again = _REQUEST_ON_THEM.fullmatch(m.group("rest") or "")
+    if again is not None:  # "paint the front door red, no wait, both of the outside doors, make them both red"
+        return f"{again.group('v')} {np_said}{again.group('tail')}"
     moved = re.fullmatch(rf"(the|that) ones? (?P<rel>{_SAID_WHERE})", np_said)
     said_before = list(re.finditer(rf"\b(?:{_SAID_WHERE})\b", m.group("req"))) if moved is not None else []
     if moved is not None and said_before:
         # "the window on my left... no sorry, the one behind me": the same thing, where it was said to be instead
         was = said_before[-1]
         return f"{m.group('req')[:was.start()]}{moved.group('rel')}{m.group('req')[was.end():]}{rest}"
+    head_said = re.match(r"(the|that|this) (?P<w>[a-z]+) (on|at|in|to) ", np_said)
+    if head_said is not None:
+        # "the doors of the office on the south side, i meant the office on the north side": the whole thing
+        # said again, not the side alone
+        same = list(re.finditer(rf"\b(the|that|this) {head_said.group('w')} (on|at|in|to) ", m.group("req")))
+        if same and same[-1].end() == last.start():
+            last = same[-1]
+    placed = re.fullmatch(r"(the|that) ones? (?P<p>in|on|at|of|from|inside) (?P<where>(the|this|that|my) .+)", np_said)
+    said_at = list(re.finditer(rf"\b{placed.group('p')} (the|this|that|my) ", m.group("req"))) if placed else []
+    if placed is not None and said_at:
+        # "hide the ceiling in the changing room, no sorry, the one in the boiler room": the same thing, in the
+        # other place
+        return f"{m.group('req')[:said_at[-1].start()]}{placed.group('p')} {placed.group('where')}{rest}"
     named = m.group("req")[last.start():].split()
     # "paint the bathroom door red, i meant the door to the office": the colour said before stays
     said_how = re.search(rf"\s{_colour_pattern()}$", m.group("req")[last.start():])
@@ -2884,7 +2964,13 @@ def _value_corrected_once(t: str) -> str:
 
 #: "Towards the sofa" within this many degrees of one of the building's axes moves along that axis (the two
 #: stand in a row; their centres are rarely exactly in line).
+_FOR_A_PLACE = re.compile(r"(?P<lead>(?:all |both |all of |each of )?(?:the |those |these )?)(?P<pre>(?:[a-z]+ )*?)"
+                         r"(?P<noun>[a-z]+) (?:out )?(?:to|onto|on to|into|towards|of|for|on) the (?P<x>[a-z]+)")
 ALONG_AN_AXIS_DEG = 10.0
+# How far apart in plan the flights of one staircase, floor over floor, may stand.
+STACKED_SLACK_M = 0.3
+# How far a thing moves "closer to" another when no distance is said (as the move op's own default).
+DEFAULT_NUDGE_M = 0.5
 
 
 def _count_said_again(clause: str, steps: list[Step], before: str) -> str:

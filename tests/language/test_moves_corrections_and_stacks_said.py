@@ -1,0 +1,264 @@
+"""Requests said in ways the front end used to miss, on real files: a thing moved towards other things ("towards
+the windows in front of me"), "the big room" and "the big window", a correction of a room named by its side or
+of the place a thing is in, a question broken off and asked again, a correction said as a new request ("...,
+make them both red"), doors named for the place they open to, the rooms "under the roof", the thing under a
+window picked out by where the window is, a window's area as its opening, glazing area, a code before words that
+name nothing ("the TT33 double tees"), the room a door opens into, a staircase of flights stacked floor over
+floor, a room drawn three times over, "which one's bigger?", words of another language's order, and "leave the
+garage roof alone"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ifcopenshell
+import ifcopenshell.util.element
+import numpy as np
+import pytest
+from lang_support import BUILDINGS, ROOT, needs_real, standing_at
+
+from pyagent.language import evaluate as ev
+
+QUANTITIES = "buildings/revit2008_quantities.ifc"
+FIVE_ZONE = "buildings/revit2022_5zone-office.ifc"
+ROOFTOP = "buildings/archicad20_rooftop-4zones.ifc"
+THREE_ROOMS = "buildings/blenderbim_3rooms-heater-table.ifc"
+EXAMPLE_HOM = "buildings/blenderbim_example-hom.ifc"
+GYM = "buildings/revit2020nld_gymzaal-hambakendreef.ifc"
+PORTUGUESE = "buildings/revit2024por_building-teste-gis.ifc"
+ALLPLAN = "buildings/allplan2016_haus1-1og.ifc"
+NIEDRIHA = "buildings/archicad9_niedriha.ifc"
+GRETHE = "buildings/revit2019_grethes-hus.ifc"
+
+
+def _spaces(s: Any) -> list[Any]:
+    return list(s.building.spaces())
+
+
+def _target(r: Any) -> dict[str, Any]:
+    return r.program["steps"][0]["target"]
+
+
+# ---- moves towards things -------------------------------------------------------------------------------------
+def test_a_thing_moved_towards_the_things_in_front_moves_forward(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "duplex.ifc", 5.0, -6.3, 1.6, yaw=-90.0)
+    chair = next(e.id for e in s.building.elements.values() if e.ifc_class == "IfcFurnishingElement")
+    s.select([chair])
+    r = s.say("shift this one half a metre towards the windows in front of me")
+    assert r.ok, r.answer
+    step = r.program["steps"][0]
+    assert step["op"] == "move" and step["direction"] == "forward" and step["distance"] == pytest.approx(0.5)
+    moved = s.state()["transforms"][chair]["translation"]
+    assert moved[1] == pytest.approx(-0.5, abs=0.01) and abs(moved[0]) < 0.01  # yaw -90: forward is -Y
+
+
+def test_a_thing_moved_closer_to_another_goes_towards_the_nearest_of_them(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "duplex.ifc", 5.0, -6.3, 1.6, yaw=-90.0)
+    els = s.building.elements
+    chair = next(e for e in els.values() if e.ifc_class == "IfcFurnishingElement" and e.has_geometry)
+    s.select([chair.id])
+    r = s.say("move this one closer to the nearest window")
+    assert r.ok, r.answer
+    delta = np.asarray(r.program["steps"][0]["delta"])
+    window = els[s.view().peek({"class": ["IfcWindow"], "order": "nearest", "limit": 1})[0]]
+    way = (window.centre - chair.centre)[:2]
+    assert np.linalg.norm(delta) == pytest.approx(0.5, abs=0.01) and float(np.dot(delta[:2], way)) > 0
+
+
+# ---- sizes said ----------------------------------------------------------------------------------------------
+def test_the_big_room_is_the_biggest_room_and_its_walls_are_its_own(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(QUANTITIES)
+    biggest = max(_spaces(s), key=lambda e: e.quantities.get("area") or 0.0)
+    r = s.say("how big is the big room?")
+    assert r.ok and r.value == pytest.approx(biggest.quantities["area"]), (r.value, r.answer)
+    r = s.say("select all the walls around the big room")
+    assert r.ok, r.answer
+    assert _target(r)["relations"][0]["of"].get("order") == "largest", r.program
+
+
+def test_the_big_window_is_the_biggest_window_of_the_room_one_is_in(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "duplex.ifc", 5.5, -2.8, 1.6, yaw=90.0)
+    r = s.say("could you put a desk in front of the big window for me")
+    assert r.ok, r.answer
+    anchor = r.program["steps"][0]["anchor"]
+    assert anchor.get("room") == "mine" and anchor.get("order") == "largest", r.program
+
+
+# ---- corrections ---------------------------------------------------------------------------------------------
+def test_a_room_named_by_its_side_corrected(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(FIVE_ZONE)
+    north = next(e.id for e in _spaces(s) if "north" in f"{e.name} {e.long_name}".lower())
+    r = s.say("select the doors of the south office, no sorry, the north office")
+    assert r.ok, r.answer
+    doors = set(s.view().peek({"class": ["IfcDoor"], "relations": [{"rel": "in", "of": {"ids": [north]}}]}))
+    assert doors and set(s.state()["selected"]) == doors
+
+
+def test_the_place_of_a_thing_corrected(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(GYM)
+    r = s.say("hide the ceiling in the changing room, no sorry, the one in the boiler room")
+    assert r.ok, r.answer
+    hidden = [s.building.elements[g] for g in s.state()["hidden"]]
+    assert len(hidden) == 1 and hidden[0].ifc_class == "IfcCovering"
+    assert "cv ruimte" in s.building.elements[hidden[0].room].label().lower()
+
+
+def test_a_question_broken_off_and_asked_again(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, ALLPLAN, 40.0, 149.0, 3.78, yaw=90.0)
+    r = s.say("how wide is, sorry, how tall is the nearest window?")
+    assert r.ok and r.program["steps"][0]["property"] == "height", r.program
+
+
+def test_a_correction_said_again_as_a_request(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("AC20-FZK-Haus.ifc")
+    r = s.say("paint the front door red. no wait, both of the outside doors, make them both red")
+    assert r.ok, r.answer
+    external = set(s.view().peek({"class": ["IfcDoor"], "external": True}))
+    assert len(external) == 2 and set(s.state()["colors"]) == external
+
+
+# ---- names and places ----------------------------------------------------------------------------------------
+def test_doors_named_for_the_place_they_open_to(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(ROOFTOP)
+    model = ifcopenshell.open(str(BUILDINGS / "archicad20_rooftop-4zones.ifc"))
+    named = [d for d in model.by_type("IfcDoor")
+             if "terrass" in (ifcopenshell.util.element.get_type(d).Name or "").lower()]
+    r = s.say("how many of those big sliding doors out to the terrace are there?")
+    assert r.ok and r.value == len(named) > 1, (r.value, r.answer)
+
+
+def test_the_rooms_under_the_roof_are_those_of_the_top_floor(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("AC20-FZK-Haus.ifc")
+    top = max((st for st in s.building.storeys if any(e.storey == st.id for e in _spaces(s))),
+              key=lambda st: st.elevation)
+    r = s.say("bring me up to the big open room under the roof")
+    assert r.ok, r.answer
+    assert _target(r).get("storey") == top.name and _target(r).get("order") == "largest", r.program
+
+
+def test_the_thing_under_the_window_in_front(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, THREE_ROOMS, 3.0, 3.5, 1.6, yaw=0.0)
+    r = s.say("what's that thing under the window in front of me?")
+    assert r.ok, r.answer
+    assert "heater" in str(r.value).lower() and "slab" not in str(r.value).lower(), r.value
+
+
+def test_a_code_before_words_that_name_nothing(sessions: ev.Sessions) -> None:
+    model = ifcopenshell.open(str(ROOT / "ifc" / "MiniProject.ifc"))
+    # each double tee is an assembly named TT33 holding one beam named TT33: one tee each
+    tees = [p for p in model.by_type("IfcBeam") if (p.Name or "").upper() == "TT33"]
+    s = sessions.fresh("MiniProject.ifc")
+    r = s.say("um how many of the tt33 double tees are going on the roof")
+    assert r.ok and r.program["steps"][0]["target"] == {"name": "TT33"} and r.value == len(tees) > 0, r.value
+
+
+def test_a_total_said_again_after_it(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("MiniProject.ifc")
+    r = s.say("what's the total length of the sigma purlins, all of them added up?")
+    assert r.ok and r.program["steps"][0]["op"] == "aggregate" and r.program["steps"][0]["fn"] == "total", r.program
+
+
+def test_the_room_a_door_opens_into_is_the_one_beyond(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, EXAMPLE_HOM, 2.2, 8.0, 1.6, yaw=0.0)
+    mine = s.view().peek({"class": ["IfcSpace"], "room": "mine"})
+    r = s.say("which room does the door straight ahead of me open into")
+    assert r.ok, r.answer
+    target = _target(r)
+    assert target["relations"][0]["rel"] == "connected" and target.get("except") == {
+        "class": ["IfcSpace"], "room": "mine"}, r.program
+    assert len(mine) == 1 and r.value and mine[0] not in r.value
+
+
+# ---- quantities ----------------------------------------------------------------------------------------------
+def test_a_windows_area_is_its_opening(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("duplex.ifc")
+    windows = [e for e in s.building.elements.values() if e.ifc_class == "IfcWindow"]
+    for w in windows:
+        assert w.quantities["area"] == pytest.approx(w.dims["width"] * w.dims["height"])
+    r = s.say("what's the total glazing area?")
+    assert r.ok and r.value == pytest.approx(sum(w.quantities["area"] for w in windows)), (r.value, r.answer)
+
+
+def test_the_floor_area_upstairs_is_the_rooms(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(EXAMPLE_HOM)
+    first = next(st for st in s.building.storeys if st.name == "1stFloor")
+    rooms = [e for e in _spaces(s) if e.storey == first.id]
+    r = s.say("how much floor area do we have upstairs, all the rooms together?")
+    assert r.ok and r.value == pytest.approx(sum(e.quantities["area"] for e in rooms)), (r.value, r.answer)
+
+
+# ---- staircases and rooms drawn again ------------------------------------------------------------------------
+def test_the_staircase_of_flights_stacked_floor_over_floor_is_all_of_them(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, PORTUGUESE, -13.5, -23.5, 1.6, yaw=90.0)
+    r = s.say("paint the staircase orange")
+    assert r.ok, r.answer
+    assert len(s.state()["colors"]) == len(s.view().peek({"class": ["IfcStair", "IfcStairFlight"]})) > 3
+
+
+def test_the_staircase_of_a_house_with_two_still_asks_which(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("duplex.ifc")
+    r = s.say("hide the staircase")
+    assert not r.ok and "which" in r.answer.lower() and not s.state()["hidden"]
+
+
+# ---- dialogue and other word orders ----------------------------------------------------------------------------
+def test_which_ones_bigger_after_rooms_counted(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, PORTUGUESE, -13.5, -23.5, 1.6, yaw=90.0)
+    assert s.say("how many bedrooms are there?").value == 2
+    r = s.say("which one's bigger?")
+    quartos = [e for e in _spaces(s) if "quarto" in f"{e.name} {e.long_name}".lower()]
+    biggest = max(quartos, key=lambda e: e.quantities["area"])
+    assert r.ok and r.value == [biggest.id], (r.value, r.answer)
+
+
+def test_the_walk_asked_in_another_languages_order(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, GRETHE, 21.0, 24.5, 2.0)
+    r = s.say("Please, from here how long I must walk until the bathroom?")
+    assert r.ok and r.program["steps"][0]["op"] == "route", r.program
+
+
+def test_walk_further_down_the_corridor(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, ALLPLAN, 40.0, 149.0, 3.78)
+    r = s.say("walk me three metres further down the corridor")
+    assert r.ok and r.program["steps"][0] == {"op": "walk", "direction": "forward", "distance": 3.0}, r.program
+
+
+@needs_real
+def test_a_colour_change_said_without_articles(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("real/revit2014_japanese_unicode.ifc")
+    r = s.say("please change colour of all wall on ground floor to grey")
+    assert r.ok and r.program["steps"][0]["op"] == "color" and _target(r).get("storey"), r.program
+
+
+def test_which_material_have_the_columns(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(NIEDRIHA)
+    r = s.say("Which material have the columns?")
+    assert r.ok and r.program["steps"][0] == {"op": "get", "target": {"class": ["IfcColumn"]},
+                                              "property": "material"}, r.program
+
+
+def test_shower_rooms_named_du_wc_are_bathrooms(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(ALLPLAN)
+    wet = [e for e in _spaces(s) if "wc" in (e.long_name or "").lower()]
+    r = s.say("how many bathrooms and shower rooms are there on this floor altogether")
+    assert r.ok and r.value == len(wet) == 4, (r.value, r.answer)
+    r = s.say("What kind of floor finish have they specified in the bathrooms?")
+    assert r.ok and len(r.value) == 4, (r.value, r.answer)
+
+
+def test_the_upper_cabinets_are_those_named_so(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "duplex.ifc", 5.0, -6.3, 1.6, yaw=-90.0)
+    r = s.say("hide all the uh upper cabinets in this kitchen the wall ones")
+    assert r.ok, r.answer
+    hidden = [s.building.elements[g] for g in s.state()["hidden"]]
+    assert hidden and all("upper cabinet" in e.name.lower() for e in hidden)
+
+
+def test_leave_one_alone_after_a_hide(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(NIEDRIHA)
+    r = s.say("Hide the roof over the house so I can see into the attic. Leave the garage roof alone.")
+    assert r.ok, r.answer
+    roofs = set(s.view().peek({"class": ["IfcRoof"]}))
+    hidden = set(s.state()["hidden"])
+    assert hidden and hidden < roofs, r.program
+    assert "except" in _target(r)
