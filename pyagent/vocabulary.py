@@ -84,6 +84,8 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "purlin": ("purlin", "pfette", "gording", "correa", "arcareccio"),
     "rafter": ("rafter", "sparren", "chevron", "keper", "cabio"),
     "pile": ("pile", "paal", "palen", "pfahl", "pieu", "pilote"),
+    "downpipe": ("downpipe", "down pipe", "rainwater pipe", "rain water pipe", "drainpipe", "downspout", "fallrohr",
+                 "regenfallrohr", "regenpijp", "afloop", "hemelwaterafvoer", "descente", "bajante", "pluviale"),
     "formwork": ("formwork", "shuttering", "bekisting", "schalung", "coffrage", "encofrado", "cassaforma"),
     "lifting eye": ("lifting eye", "lifting anchor", "lifting loop", "lifting point", "hijsoog", "hijsogen",
                     "hijsanker", "transportanker", "abhebeanker", "hebeanker", "anneau de levage", "ancre de levage"),

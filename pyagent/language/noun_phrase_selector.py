@@ -438,6 +438,10 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             sel.update({"relations": [{"rel": "in_front"}], "order": "nearest", "limit": 1})
     if sel.get("class") == [] and "kind" not in sel:
         sel.pop("class")
+    if sel.get("ref") == "selected" and phrase.demonstratives and len(ctx.selected) == 1 \
+            and ("kind" in sel or "class" in sel) and not ctx.scene.peek(sel):
+        # "shift this bed" with one thing picked that its file does not call a bed: the thing picked
+        sel = {"ref": "selected"}
     if other_unit:  # "the rooms next door": not the rooms of the user's unit (things of the same class or kind)
         sel["except"] = {**{k: sel[k] for k in ("class", "kind") if k in sel}, "relations": [{"rel": "unit"}]}
     return sel

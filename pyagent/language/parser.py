@@ -189,7 +189,8 @@ def normalise(text: str) -> str:
     t = spoken_numbers.spelt_digits(t)  # "room one oh two" -> "room 102"
     t = spoken_numbers.digits(t)  # "two" -> "2", "forty two" -> "42"; ordinals and a lone "one" stay words
     t = re.sub(r"\b(\d+(?:\.\d+)?) and a half\b", lambda m: _fmt(float(m.group(1)) + 0.5), t)  # before "a half"
-    t = re.sub(r"\b(a|one) half\b(?! an? )", "0.5", t)  # ("this one half a metre": half a metre)
+    # ("this one half a metre": half a metre; "make that one half see-through": that one, half)
+    t = re.sub(r"(?<!\bthat )(?<!\bthis )(?<!\bthe )\b(a|one) half\b(?! an? )", "0.5", t)
     t = re.sub(r"\bhalf an? (meter|m|foot)\b", r"0.5 \1", t)
     t = re.sub(r"\bhalf a turn\b", "180 degrees", t)
     t = re.sub(r"\ba quarter turn\b", "90 degrees", t)
@@ -338,6 +339,7 @@ class Parser:
         t = _value_corrected(t)
         t = self._front_said(t)
         said = t
+        t = self._rooms_asked_again(t, ctx)
         t = self._topicalised(t)
         if t == said:
             fragment = self._fragment(t, ctx)
@@ -346,9 +348,12 @@ class Parser:
             t = fragment or t
         # "paint the door on my right red, the closest one": the choice said after, put before the noun
         # ("put a sofa in the living room, the big one on the ground floor": with where it is)
-        t = re.sub(r"^(?P<head>.*?\bthe )(?P<body>.+) , the (?P<which>\w+est|nearest|closest|furthest|farthest|"
-                   r"first|last|second|third|big|small|large|left|right) one(?P<where> (on|in|at) the [^,]+|"
-                   r" upstairs| downstairs)?$", r"\g<head>\g<which> \g<body>\g<where>", t)
+        # (after a correction, of the thing meant: "hide the front door, no wait, the garage door, the big one")
+        said_before, meant_now, after = t.rpartition(" , i meant " if " , i meant " in t else " , i mean ")
+        t = said_before + meant_now + re.sub(
+            r"^(?P<head>.*?\bthe )(?P<body>.+) , the (?P<which>\w+est|nearest|closest|furthest|farthest|"
+            r"first|last|second|third|big|small|large|left|right) one(?P<where> (on|in|at) the [^,]+|"
+            r" upstairs| downstairs)?$", r"\g<head>\g<which> \g<body>\g<where>", after)
         # "make the beams orange, no, sorry, the columns" (normalised to "..., i meant the columns"): the
         # request is read, then made on the things meant, as a correction of the last request is
         meant = re.fullmatch(r"(?P<req>.+?) , i mean(t)? (?P<np>(the|all the|all of the|those|these) [^,]+|"
@@ -561,6 +566,19 @@ class Parser:
         around = {**copy.deepcopy(steps[0]), "target": {**sel, "relations": [
             {"rel": "within", "distance": AROUND_M, "of": anchor}]}}
         return ParseResult({"steps": [around, steps[0]]}, got.confidence, "", got.clauses)
+
+    def _rooms_asked_again(self, t: str, ctx: ParseContext) -> str:
+        """"How many windows has this living room got?" ... "and the two bedrooms upstairs, how many between
+        them?": the things just counted, in those rooms (not how many rooms); any other utterance as it is."""
+        m = _ROOMS_COUNTED_AGAIN.fullmatch(t)
+        last = ctx.dialogue.last_steps
+        if m is None or len(last) != 1 or last[0]["op"] != "count" or not isinstance(last[0].get("target"), dict) \
+                or last[0]["target"].get("class") == ["IfcSpace"]:
+            return t
+        sel = self.selector(m.group("np"), ctx)
+        if sel is None or sel.get("class") != ["IfcSpace"]:
+            return t
+        return "and in " + re.sub(r"^(the|those|these|my|our|both)( the)? (\d+|both) ", r"\1 ", m.group("np"))
 
     def _topicalised(self, t: str) -> str:
         """A noun phrase said first and taken up by a pronoun after a comma ("the window on my left, how
@@ -1288,12 +1306,25 @@ class Parser:
         ``every``; None when either part means nothing here."""
         base = self.selector(np_text, ctx, allow_empty)
         test = self._predicate(pred, np_text, base, ctx) if base is not None else None
+        if base is not None and test is None:
+            return self._held_by_name(base, pred, ctx)
         if base is None or test is None:
             return None
         if every:
             base.pop("limit", None)
             base.pop("order", None)
         return _with_test(base, test)
+
+    def _held_by_name(self, base: Selector, pred: str, ctx: ParseContext) -> Selector | None:
+        """"How many of those are king size": of the things, those whose names say the words (some, not all of
+        them); None where the words name no part of them."""
+        words = re.sub(r"\s+(size|sized|ones?|types?|models?)$", "", pred.strip())
+        if not re.fullmatch(r"[a-z0-9][a-z0-9 .-]*", words) or "name" in base or words in _NOT_NAME_WORDS:
+            return None
+        every = set(ctx.scene.peek(base))
+        named = {**base, "name": words}
+        some = set(ctx.scene.peek(named))
+        return named if some and some < every else None
 
     def _count_held(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """How many things have a property ("how many of the bolts are grade 8.8", "how many columns are
@@ -2032,7 +2063,7 @@ class Parser:
                 return None
             base = s2[key]
             if sel.get("class") == ["IfcSpace"] and sel.get("ids") and base.get("class") not in (["IfcSpace"], None):
-                room_sel = {k: v for k, v in sel.items() if k in ("class", "ids", "order", "limit")}
+                room_sel = {k: v for k, v in sel.items() if k in ("class", "ids", "order", "limit", "relations")}
                 base.pop("room", None)
                 rels = [r for r in base.get("relations", []) if r["rel"] != "in"]
                 base["relations"] = rels + [{"rel": "in", "of": room_sel}]
@@ -2885,6 +2916,13 @@ def _target_corrected(t: str, only_room: Callable[[str], bool] | None = None) ->
         return None
     rest = f" {m.group('rest')}" if m.group("rest") else ""
     np_said = m.group("np")
+    if re.fullmatch(r"(but )?not (the|those|these) [a-z ]+", m.group("rest") or ""):
+        rest = ""  # "..., sorry, just the base cabinets, not the wall ones": the ones meant say it
+    which = re.fullmatch(r"(the|that) (?P<a>[a-z]+) ones?", m.group("rest") or "")
+    if which is not None and re.match(r"(the|that|this) ", np_said):
+        # "hide the front door, no wait, the garage door, the big one": the big garage door
+        np_said = re.sub(r"^(the|that|this) ", rf"\1 {which.group('a')} ", np_said)
+        rest = ""
     again = _REQUEST_ON_THEM.fullmatch(m.group("rest") or "")
     if again is not None:  # "paint the front door red, no wait, both of the outside doors, make them both red"
         return f"{again.group('v')} {np_said}{again.group('tail')}"
@@ -2962,10 +3000,18 @@ def _value_corrected_once(t: str) -> str:
 
 
 
-#: "Towards the sofa" within this many degrees of one of the building's axes moves along that axis (the two
-#: stand in a row; their centres are rarely exactly in line).
+# Words after "how many of those are" that ask something other than a name ("there", "left", "open").
+_NOT_NAME_WORDS = frozenset({"there", "here", "left", "right", "open", "closed", "hidden", "visible", "shown",
+                             "selected", "mine", "ours", "new", "old", "big", "small", "large", "tall", "wide",
+                             "inside", "outside"})
+_ROOMS_COUNTED_AGAIN = re.compile(r"((right|ok|okay|so) , )?(and|so|what about|and what about|then) "
+                                  r"(?P<np>(the|those|these|my|our|both) [^,]+?) , how many( are there| have they got"
+                                  r"| do they have| is that)?( between them| in both| in them| in total| altogether"
+                                  r"| together| all together)?")
 _FOR_A_PLACE = re.compile(r"(?P<lead>(?:all |both |all of |each of )?(?:the |those |these )?)(?P<pre>(?:[a-z]+ )*?)"
                          r"(?P<noun>[a-z]+) (?:out )?(?:to|onto|on to|into|towards|of|for|on) the (?P<x>[a-z]+)")
+#: "Towards the sofa" within this many degrees of one of the building's axes moves along that axis (the two
+#: stand in a row; their centres are rarely exactly in line).
 ALONG_AN_AXIS_DEG = 10.0
 # How far apart in plan the flights of one staircase, floor over floor, may stand.
 STACKED_SLACK_M = 0.3

@@ -262,3 +262,90 @@ def test_leave_one_alone_after_a_hide(sessions: ev.Sessions) -> None:
     hidden = set(s.state()["hidden"])
     assert hidden and hidden < roofs, r.program
     assert "except" in _target(r)
+
+
+def test_the_things_just_counted_in_other_rooms(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "duplex.ifc", 5.5, -2.8, 1.6, yaw=90.0)
+    assert s.say("how many windows has this living room got?").ok
+    r = s.say("right, and the two bedrooms upstairs in this half, how many between them?")
+    assert r.ok and r.program["steps"][0]["target"]["class"] == ["IfcWindow"], r.program
+    mine = s.view().peek({"class": ["IfcSpace"], "relations": [{"rel": "unit"}]})
+    bedrooms = [g for g in mine if "bedroom" in s.building.elements[g].label().lower()]
+    windows = s.view().peek({"class": ["IfcWindow"], "relations": [{"rel": "in", "of": {"ids": bedrooms}}]})
+    assert len(bedrooms) == 2 and r.value == len(windows) > 0, (r.value, bedrooms)
+    r = s.say("and the doors, how many?")
+    assert r.ok and r.program["steps"][0]["target"].get("class") == ["IfcDoor"], r.program
+
+
+SMILEY = "buildings/archicad11_smiley-west.ifc"
+HOMEMAKER = "buildings/blenderbim_homemaker-test.ifc"
+RENGA = "buildings/renga_house.ifc"
+JASMIN = "buildings/archicad9_jasmin-sun.ifc"
+
+
+def test_how_many_of_those_by_a_word_of_their_names(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("duplex.ifc")
+    beds = s.say("how many beds are there upstairs")
+    r = s.say("and how many of those are king size")
+    kings = [g for g in s.view().peek({"kind": "bed", "storey": "Level 2"})
+             if "king" in s.building.elements[g].label().lower()]
+    assert r.ok and 0 < r.value == len(kings) < beds.value, (r.value, r.answer)
+
+
+def test_a_house_number_corrected(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(SMILEY)
+    r = s.say("turn the front door of number five red, sorry, I meant number four")
+    assert r.ok, r.answer
+    coloured = [s.building.elements[g].label() for g in s.state()["colors"]]
+    assert len(coloured) == 1 and coloured[0].endswith("4"), coloured
+
+
+def test_only_want_to_see_is_isolate(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(SMILEY)
+    r = s.say("for the escape routes I only want to see the stairs, nothing else")
+    assert r.ok and r.program["steps"][0]["op"] == "isolate", r.program
+
+
+def test_which_floor_as_the_most_is_has(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(HOMEMAKER)
+    r = s.say("which floor as the most windows")
+    assert r.ok and r.program["steps"][0]["op"] == "group", r.program
+
+
+def test_the_rooms_off_this_landing_asked_in_another_order(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, HOMEMAKER, 5.0, -1.5, 4.8, yaw=90.0)
+    r = s.say("please which rooms I can go directly from this landing")
+    expected = s.view().peek({"class": ["IfcSpace"], "relations": [
+        {"rel": "connected", "of": {"class": ["IfcSpace"], "room": "mine"}}]})
+    assert r.ok and sorted(r.value) == sorted(expected) and expected, (r.value, r.answer)
+
+
+def test_a_correction_with_the_size_said_after(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, RENGA, -3.0, -3.0, 1.6, yaw=180.0)
+    r = s.say("hide the front door. no wait, the garage door, the big one")
+    assert r.ok, r.answer
+    assert _target(r).get("order") == "largest" and len(s.state()["hidden"]) == 1, r.program
+
+
+def test_this_thing_picked_is_what_was_picked(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(JASMIN)
+    unnamed = next(e.id for e in s.building.elements.values()
+                   if e.ifc_class == "IfcFurnishingElement" and not s.view().peek({"kind": "bed", "ids": [e.id]}))
+    s.select([unnamed])
+    r = s.say("shift this bed half a metre to my left, would you")
+    assert r.ok and _target(r) == {"ref": "selected"}, r.program
+    assert list(s.state()["transforms"]) == [unnamed]
+
+
+def test_downpipes_on_this_job(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("MiniProject.ifc")
+    r = s.say("how many rain water down pipes have we got on this job")
+    assert r.ok and r.program["steps"][0]["target"] == {"kind": "downpipe"} and r.value > 0, (r.value, r.answer)
+
+
+def test_take_out_of_view_and_half_see_through(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "duplex.ifc", 5.5, -2.8, 1.6, yaw=90.0)
+    r = s.say("could you take the door straight ahead out of view for a sec")
+    assert r.ok and r.program["steps"][0]["op"] == "hide" and len(s.state()["hidden"]) == 1, r.program
+    r = s.say("ok make that one half see-through")
+    assert r.ok and r.program["steps"][0].get("alpha") == pytest.approx(0.5), r.program
