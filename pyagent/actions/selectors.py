@@ -914,7 +914,12 @@ class Resolver:
         if kind in ("reachable", "unit"):
             room = ctx.user_room()
             if kind == "unit" and rel.get("pick"):  # "the east flat", "the bigger half": that dwelling
-                return rows[self._in_rooms(rows, self._unit_picked(str(rel["pick"])))], False
+                picked = self._unit_picked(str(rel["pick"]))
+                kept = self._in_rooms(rows, picked)
+                if not kept.any() and not self._in_rooms(rows, set().union(*ctx.graph.units())).any():
+                    # things outside every dwelling ("the balcony of the east flat"): those beside that one
+                    kept = self._beside_unit(rows, picked, ctx.graph.units())
+                return rows[kept], False
             if kind == "unit" and rel.get("number"):  # "house 2": the dwelling numbered so
                 return rows[self._in_rooms(rows, self._unit_numbered(str(rel["number"])))], False
             if kind == "unit":  # "this house" of a terrace: the dwelling the user is in, else the building
@@ -960,6 +965,21 @@ class Resolver:
             top = sp.bmax[rows, 2][:, None]
             return rows[np.any((top <= levels[None, :] + 0.05) & (top >= levels[None, :] - JOIST_DEPTH_M), axis=1)]
         return rows[sp.bmin[rows, 2] >= float(levels.max()) + ROOF_ABOVE_M]
+
+    def _beside_unit(self, rows: np.ndarray, unit: set[str], units: list[set[str]]) -> np.ndarray:
+        """Which ``rows`` (outside every dwelling: balconies, terraces) lie nearer ``unit``'s rooms than any
+        other dwelling's, by the gap between plan boxes on the same storey band."""
+        sp = self.sp
+
+        def gap(r: int, rooms: set[str]) -> float:
+            idx = [sp.index[g] for g in rooms if g in sp.index]
+            if not idx:
+                return math.inf
+            lo, hi = sp.bmin[idx, :2], sp.bmax[idx, :2]
+            d = np.maximum(0.0, np.maximum(lo - sp.bmax[r, :2], sp.bmin[r, :2] - hi))
+            return float(np.min(np.linalg.norm(d, axis=1)))
+
+        return np.array([min(units, key=lambda u: gap(r, u)) is unit for r in rows], bool)
 
     def _in_rooms(self, rows: np.ndarray, rooms: set[str]) -> np.ndarray:
         """Which ``rows`` are those rooms, or are in or bound one of them."""

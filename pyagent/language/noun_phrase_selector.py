@@ -267,8 +267,9 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             types = [t.type for t in phrase.tokens]
             first_room = types.index("ROOM") if "ROOM" in types else len(types)
             nouns = [i for i, k in enumerate(types) if k in ("CLASS", "KIND")]
+            said_all = any(q.split()[0] in ("all", "every", "each", "both") for q in phrase.quantifiers)
             every = bool(head is not None and head.plural and nouns and first_room < nouns[-1]
-                         and len(room_ids) > 2 and ctx.user_room() not in room_ids)
+                         and (len(room_ids) > 2 or said_all) and ctx.user_room() not in room_ids)
             in_room = parser._room_selector(room_ids, ctx, plural=room_plural or every)
             relations.append({"rel": "in", "of": _sized(in_room, room_ids, size)})
         else:

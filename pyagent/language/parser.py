@@ -1050,7 +1050,7 @@ class Parser:
 
     def _door_leads(self, c: str, ctx: ParseContext) -> list[Step] | None:
         """"Where does the door from this room go?": the rooms a door of the user's room opens into."""
-        beyond = re.fullmatch(r"(and )?which room is beyond (?P<np>.+)", c)
+        beyond = re.fullmatch(r"(and )?(?P<q>which room is|take me into the room) beyond (?P<np>.+)", c)
         if beyond is not None:  # "which room does that door ahead of me open into": the one it leads to from here
             door = self.selector(beyond.group("np"), ctx)
             if door is None:
@@ -1058,7 +1058,9 @@ class Parser:
             target: Selector = {"class": ["IfcSpace"], "relations": [{"rel": "connected", "of": door}]}
             if ctx.user_room() is not None:
                 target["except"] = {"class": ["IfcSpace"], "room": "mine"}
-            return [{"op": "list", "target": target}]
+            if beyond.group("q") == "which room is":
+                return [{"op": "list", "target": target}]
+            return [{"op": "teleport", "target": {**target, "limit": 1}}]  # "go through this door"
         m = re.fullmatch(r"(and )?where (does|do) (this|that|the) (door|doorway|opening) (from|of|out of|in) this room "
                          r"(go|lead|open|take me|get me)( to| into| onto| out to| out onto)?", c)
         if m is None or ctx.user_room() is None:
@@ -1152,6 +1154,11 @@ class Parser:
         m = re.match(r"^(move|shift|push|pull|slide|nudge|drag|bring)\s+(?P<np>.+?)\s+((by )?(?P<n>\d+(\.\d+)?) ?"
                      r"(?P<unit>[a-z]+)\s+)?(towards|toward|closer to|nearer to|in the direction of|over to)\s+"
                      r"(?P<to>(the|that|this|my) .+)$", c)
+        away = None
+        if m is None:  # "pull the couch out from the wall by fifty centimetres": away from it
+            m = away = re.match(r"^(move|shift|push|pull|slide|nudge|drag|bring)\s+(?P<np>.+?)\s+(out |away |further )?"
+                                r"(from|off) (?P<to>(the|that|this) [a-z ]+?)(\s+(by )?(?P<n>\d+(\.\d+)?) ?"
+                                r"(?P<unit>[a-z]+))?$", c)
         if m is None:
             return None
         said_way = re.search(r"\b(?:(?P<f>in front of|ahead of)|(?P<b>behind)|(?:on|to) (?:my|our|the) "
@@ -1168,12 +1175,18 @@ class Parser:
             return [{"op": "move", "target": sel, "direction": d, "distance": round(distance, 4)}]
         els = self.building.elements
         moved = [g for g in ctx.scene.peek(sel) if g in els]
-        goal = [g for g in ctx.scene.peek(to) if g in els and g not in moved]
+        # (of several, the nearest: "the wall" it is pulled out from is the one beside it)
+        goal = [g for g in ctx.scene.peek({k: v for k, v in to.items() if k not in ("limit", "order")})
+                if g in els and g not in moved]
         if not moved or not goal:
             return None
         here = np.mean([els[g].centre for g in moved], axis=0)
-        nearest = min(goal, key=lambda g: float(np.linalg.norm((els[g].centre - here)[:2])))
-        way = (els[nearest].centre - here)[:2]
+
+        def closest_point(g: str) -> Any:  # on the thing's plan box: a long wall's nearest face, not its middle
+            return np.clip(here[:2], els[g].bbox_min[:2], els[g].bbox_max[:2])
+
+        nearest = min(goal, key=lambda g: float(np.linalg.norm(closest_point(g) - here[:2])))
+        way = (closest_point(nearest) - here[:2]) * (-1.0 if away is not None else 1.0)
         if float(np.linalg.norm(way)) < 1e-6:
             return None
         way = way / float(np.linalg.norm(way))
@@ -2229,6 +2242,16 @@ class Parser:
         hi = np.min([b[1] for b in boxes.values()], axis=0)
         return bool(np.all(hi > lo - STACKED_SLACK_M))
 
+    def _without_generic_noun(self, text: str, ctx: ParseContext, allow_empty: bool) -> Selector | None:
+        """"The bekisting boards", "the formwork bits": the things the word before a generic noun names;
+        None where that names nothing either."""
+        m = re.fullmatch(r"(?P<np>.+? [a-z]+) (boards|panels|sheets|pieces|bits|elements|parts|items|members|units)",
+                         text.strip(" ,"))
+        if m is None:
+            return None
+        sel = self.selector(m.group("np"), ctx, allow_empty)
+        return sel if sel is not None and _has_noun(sel) else None
+
     def _code_alone(self, text: str, ctx: ParseContext, allow_empty: bool) -> Selector | None:
         """"The TT33 double tees" where the words after the code name nothing here: the things the code (a
         word with letters and digits) names; None where no such code names anything alone either."""
@@ -2268,7 +2291,8 @@ class Parser:
         except NotCovered:
             sel = None
         if sel is None:
-            return self._named_for_place(text, ctx, allow_empty) or self._code_alone(text, ctx, allow_empty)
+            return self._named_for_place(text, ctx, allow_empty) or self._code_alone(text, ctx, allow_empty) \
+                or self._without_generic_noun(text, ctx, allow_empty)
         if sel and sel.get("class") and set(sel) <= {"class", "limit", "order"} and sel["class"] != ["IfcSpace"] \
                 and sel.get("limit") == 1:
             rooms = self._rooms_for_missing_class(sel["class"], text)
@@ -2277,6 +2301,9 @@ class Parser:
         if sel and set(sel) == {"class", "limit"} and sel["limit"] == 1 and "IfcStair" in sel["class"] \
                 and self._one_stack(ctx.scene.peek({"class": sel["class"]})):
             del sel["limit"]  # "the staircase" of flights stacked floor over floor: all of it
+        if sel and sel.get("kind") and sel.get("name") in _WHERE_PARTS_GO and not ctx.scene.peek(sel) \
+                and ctx.scene.peek({k: v for k, v in sel.items() if k != "name"}):
+            del sel["name"]  # "the roof purlins" where none is named for the roof: the purlins (all are on it)
         if sel and isinstance(sel.get("name"), str) and sel.get("class") and not sel.get("kind") \
                 and self._place_not_named(sel["class"], sel["name"]):
             # "the balcony railings" where no railing is named so and no room is a balcony: the railings
@@ -3000,6 +3027,10 @@ def _value_corrected_once(t: str) -> str:
 
 
 
+# Parts of a building said before a kind of member ("the roof purlins", "the floor joists"): where such members
+# are, not a name, where none is named so.
+_WHERE_PARTS_GO = frozenset({"roof", "floor", "wall", "ceiling", "facade", "ground", "attic", "basement", "top",
+                             "upper", "lower", "main", "structural", "steel", "timber", "wooden", "concrete"})
 # Words after "how many of those are" that ask something other than a name ("there", "left", "open").
 _NOT_NAME_WORDS = frozenset({"there", "here", "left", "right", "open", "closed", "hidden", "visible", "shown",
                              "selected", "mine", "ours", "new", "old", "big", "small", "large", "tall", "wide",
