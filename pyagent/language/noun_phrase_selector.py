@@ -173,8 +173,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         elif r.rel == "outside":  # "the steps outside the door": outside, by it
             sel["external"] = True
             said_relations.append(Relation("near", r.anchor, words=r.words))
-        elif r.rel == "in" and r.anchor is None and r.words == "in here" and not parser.lex.rooms:
-            continue  # "how many columns have we got in here" in a building of no rooms: in the building
+        elif r.rel == "in" and r.anchor is None and not parser.lex.rooms:
+            continue  # "how many columns have we got in here (in this hall)" in a building of no rooms: in it
         else:
             said_relations.append(r)
     for r in said_relations:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
+import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -297,6 +298,7 @@ class Parser:
         self._room_res = [(re.compile(rf"(?<![\w]){re.escape(e.phrase)}(s|es|'s)?(?![\w])"), e) for e in lexicon.rooms]
         self.building = b
         self.noun_phrases = NounPhraseReader(lexicon)
+        self._again = threading.local()  # a phrase being read again (``_read_again``), per parsing thread
 
     # ---- top level ------------------------------------------------------------------------
     def parse(self, text: str, scene: SceneView, dialogue: Dialogue) -> ParseResult:
@@ -2075,6 +2077,9 @@ class Parser:
             if key is None:
                 return None
             base = s2[key]
+            kind_said = singular_noun(re.sub(r"^(the|all the|any) ", "", np_text))
+            if base.get("kind") and sel.get("class") == ["IfcSpace"] and kind_said in KIND_WORDS:
+                sel = {"kind": kind_said}  # "how many showers ..." "and toilets?": the fittings, not the rooms
             if sel.get("class") == ["IfcSpace"] and sel.get("ids") and base.get("class") not in (["IfcSpace"], None):
                 room_sel = {k: v for k, v in sel.items() if k in ("class", "ids", "order", "limit", "relations")}
                 base.pop("room", None)
@@ -2242,6 +2247,18 @@ class Parser:
         hi = np.min([b[1] for b in boxes.values()], axis=0)
         return bool(np.all(hi > lo - STACKED_SLACK_M))
 
+    def _read_again(self, text: str, ctx: ParseContext, allow_empty: bool) -> Selector | None:
+        """A noun phrase the grammar did not read, read again in other words (the doors named for a place, a
+        code alone, the thing before a generic noun): each way once, never one inside another."""
+        if getattr(self._again, "busy", False):
+            return None
+        self._again.busy = True
+        try:
+            return self._named_for_place(text, ctx, allow_empty) or self._code_alone(text, ctx, allow_empty) \
+                or self._without_generic_noun(text, ctx, allow_empty)
+        finally:
+            self._again.busy = False
+
     def _without_generic_noun(self, text: str, ctx: ParseContext, allow_empty: bool) -> Selector | None:
         """"The bekisting boards", "the formwork bits": the things the word before a generic noun names;
         None where that names nothing either."""
@@ -2291,8 +2308,7 @@ class Parser:
         except NotCovered:
             sel = None
         if sel is None:
-            return self._named_for_place(text, ctx, allow_empty) or self._code_alone(text, ctx, allow_empty) \
-                or self._without_generic_noun(text, ctx, allow_empty)
+            return self._read_again(text, ctx, allow_empty)
         if sel and sel.get("class") and set(sel) <= {"class", "limit", "order"} and sel["class"] != ["IfcSpace"] \
                 and sel.get("limit") == 1:
             rooms = self._rooms_for_missing_class(sel["class"], text)
@@ -2301,6 +2317,18 @@ class Parser:
         if sel and set(sel) == {"class", "limit"} and sel["limit"] == 1 and "IfcStair" in sel["class"] \
                 and self._one_stack(ctx.scene.peek({"class": sel["class"]})):
             del sel["limit"]  # "the staircase" of flights stacked floor over floor: all of it
+        if sel and set(sel) <= {"relations", "order", "limit", "class"} and sel.get("class") in (None, ["IfcSpace"]) \
+                and len(sel.get("relations") or ()) == 1 \
+                and sel["relations"][0].get("rel") in ("above", "below") \
+                and (sel["relations"][0].get("of") or {}).get("class") == ["IfcSpace"]:
+            sel.update({"class": ["IfcSpace"], "order": "nearest", "limit": 1})  # "what's directly underneath
+            # this room": the room right under it (not every room on every floor below)
+            of = sel["relations"][0]["of"]
+            if of.get("ids") == [ctx.user_room()] or of.get("room") == "mine":  # (of the one the user is in:
+                sel["relations"] = [{"rel": sel["relations"][0]["rel"]}]  # the one under where the user stands)
+        if sel and sel.get("external") is True and sel.get("relations") and not ctx.scene.peek(sel) \
+                and ctx.scene.peek({k: v for k, v in sel.items() if k != "external"}):
+            del sel["external"]  # "the posts outside the front door" in a file that flags no post as outside
         if sel and sel.get("kind") and sel.get("name") in _WHERE_PARTS_GO and not ctx.scene.peek(sel) \
                 and ctx.scene.peek({k: v for k, v in sel.items() if k != "name"}):
             del sel["name"]  # "the roof purlins" where none is named for the roof: the purlins (all are on it)
@@ -2953,7 +2981,7 @@ def _target_corrected(t: str, only_room: Callable[[str], bool] | None = None) ->
     again = _REQUEST_ON_THEM.fullmatch(m.group("rest") or "")
     if again is not None:  # "paint the front door red, no wait, both of the outside doors, make them both red"
         return f"{again.group('v')} {np_said}{again.group('tail')}"
-    moved = re.fullmatch(rf"(the|that) ones? (?P<rel>{_SAID_WHERE})", np_said)
+    moved = re.fullmatch(rf"(the|that) ones? ((straight|right|directly|just) )?(?P<rel>{_SAID_WHERE})", np_said)
     said_before = list(re.finditer(rf"\b(?:{_SAID_WHERE})\b", m.group("req"))) if moved is not None else []
     if moved is not None and said_before:
         # "the window on my left... no sorry, the one behind me": the same thing, where it was said to be instead

@@ -477,3 +477,81 @@ def test_bed_rooms_in_the_hole_building(sessions: ev.Sessions) -> None:
     s = standing_at(sessions, "real/allplan_Smiley-West_IFC2X.ifc", 11.0, 4.5, 1.78, yaw=90.0)
     r = s.say("how many doors from this room go straight outside")
     assert r.ok and _target(r).get("external") is True, r.program
+
+
+def test_precast_units_by_their_trade_names(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("MiniProject.ifc")
+    r = s.say("Colour the hollow-core planks blue and the double tees green, so I can tell which is which.")
+    assert r.ok and [st["target"].get("kind") for st in r.program["steps"]] == ["hollow core slab", "double tee"]
+    tees = s.view().peek({"kind": "double tee"})
+    assert tees and all("tt" in s.building.elements[g].label().lower() for g in tees)
+    r = s.say("How much welfsels are there?")
+    assert r.ok and r.value == len(s.view().peek({"kind": "hollow core slab"})) > 0, r.answer
+
+
+def test_the_thing_that_is_right_above_my_head(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "MiniProject.ifc", 9.6, 8.4, 1.6)
+    r = s.say("hide the hollow core plank that's right above my head")
+    assert r.ok and _target(r)["relations"] == [{"rel": "above"}] and len(s.state()["hidden"]) == 1, r.program
+
+
+def test_fittings_asked_after_fittings_are_fittings_not_rooms(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, GYM, 3.5, 35.0, 1.6, yaw=270.0)
+    assert s.say("how many showers are there in the building?").ok
+    r = s.say("and toilets?")
+    assert r.ok and _target(r) == {"kind": "toilet"} and r.value == len(s.view().peek({"kind": "toilet"})) > 0
+
+
+def test_other_word_orders_and_misheard_words(sessions: ev.Sessions) -> None:
+    s = sessions.fresh(NIEDRIHA)
+    r = s.say("Has the basement some windows?")
+    assert r.ok and r.program["steps"][0]["op"] == "exists", r.program
+    r = s.say("fire check how many doors lead out of the building")
+    assert r.ok and _target(r).get("external") is True, r.program
+    s = sessions.fresh(GRETHE)
+    r = s.say("hide those trees there in the way")
+    assert r.ok and r.program["steps"][0]["op"] == "hide" and s.state()["hidden"], r.program
+
+
+def test_no_wait_i_mean_the_one_straight_in_front(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, NIEDRIHA, 9.0, 3.0, 1.6, yaw=0.0)
+    r = s.say("how wide is the window on my left, no wait, I mean the one straight in front of me")
+    assert r.program is not None and _target(r)["relations"] == [{"rel": "in_front"}], r.program
+
+
+def test_this_hall_of_a_building_with_no_rooms_is_the_building(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("MiniProject.ifc")
+    r = s.say("does this hall have any roof lights?")
+    assert r.ok and r.value is True, r.answer
+    r = s.say("right, select them all for me")
+    assert r.ok and len(s.state()["selected"]) == len(s.view().peek({"kind": "skylight"})) > 0
+
+
+@needs_real
+def test_a_code_that_names_nothing_alone_does_not_loop(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("real/tekla_CO-ST-01.ifc")
+    r = s.say("colour the s999 thingamajigs blue")  # a code that names nothing, tried alone once: a refusal
+    assert not r.ok and not s.state()["colors"]
+    r = s.say("there are some elements from S355 steel? how many is it")
+    assert r.ok and _target(r) == {"where": [{"key": "material", "cmp": "contains", "value": "s355"}]}, r.program
+
+
+def test_the_room_right_under_this_one(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, JASMIN, 5.0, 5.0, 7.0)
+    mine = s.view().peek({"class": ["IfcSpace"], "room": "mine"})
+    r = s.say("what's directly underneath this room?")
+    assert mine and r.ok and len(r.value) == 1 and r.value != mine, (r.value, r.program)
+    below = s.building.elements[r.value[0]]
+    assert below.ifc_class == "IfcSpace" and below.bbox_max[2] <= s.building.elements[mine[0]].bbox_min[2] + 0.5
+
+
+def test_words_split_and_remarks_without_a_pause(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("AC20-FZK-Haus.ifc")
+    r = s.say("whats the uh total floor area down stairs")
+    assert r.ok and r.program["steps"][0]["op"] == "aggregate" and _target(r).get("storey"), r.program
+    s = sessions.fresh(JASMIN)
+    r = s.say("clear all the furniture out downstairs, I want to see the empty living space")
+    assert r.ok and r.program["steps"][0]["op"] == "hide" and s.state()["hidden"], r.program
+    s = sessions.fresh("duplex.ifc")
+    r = s.say("how long a walk is it down to the kitchen... sorry, the living room I mean")
+    assert r.ok and r.program["steps"][0]["op"] == "route" and "living" in r.answer.lower(), r.answer
