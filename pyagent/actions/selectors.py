@@ -968,7 +968,7 @@ class Resolver:
 
     def _beside_unit(self, rows: np.ndarray, unit: set[str], units: list[set[str]]) -> np.ndarray:
         """Which ``rows`` (outside every dwelling: balconies, terraces) lie nearer ``unit``'s rooms than any
-        other dwelling's, by the gap between plan boxes on the same storey band."""
+        other dwelling's, by the gap between their plan boxes."""
         sp = self.sp
 
         def gap(r: int, rooms: set[str]) -> float:

@@ -2318,7 +2318,7 @@ class Parser:
                 and self._one_stack(ctx.scene.peek({"class": sel["class"]})):
             del sel["limit"]  # "the staircase" of flights stacked floor over floor: all of it
         if sel and set(sel) <= {"relations", "order", "limit", "class"} and sel.get("class") in (None, ["IfcSpace"]) \
-                and len(sel.get("relations") or ()) == 1 \
+                and not re.search(r"\b(rooms|spaces|all|every)\b", text) and len(sel.get("relations") or ()) == 1 \
                 and sel["relations"][0].get("rel") in ("above", "below") \
                 and (sel["relations"][0].get("of") or {}).get("class") == ["IfcSpace"]:
             sel.update({"class": ["IfcSpace"], "order": "nearest", "limit": 1})  # "what's directly underneath
