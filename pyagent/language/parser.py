@@ -2309,34 +2309,46 @@ class Parser:
             sel = None
         if sel is None:
             return self._read_again(text, ctx, allow_empty)
-        if sel and sel.get("class") and set(sel) <= {"class", "limit", "order"} and sel["class"] != ["IfcSpace"] \
+        if sel.get("class") and set(sel) <= {"class", "limit", "order"} and sel["class"] != ["IfcSpace"] \
                 and sel.get("limit") == 1:
             rooms = self._rooms_for_missing_class(sel["class"], text)
             if rooms:  # "the staircase" of a floor with no stair but a stair hall: that room
                 return {"class": ["IfcSpace"], "ids": rooms, "limit": 1}
-        if sel and set(sel) == {"class", "limit"} and sel["limit"] == 1 and "IfcStair" in sel["class"] \
+        if set(sel) == {"class", "limit"} and sel["limit"] == 1 and "IfcStair" in sel["class"] \
                 and self._one_stack(ctx.scene.peek({"class": sel["class"]})):
             del sel["limit"]  # "the staircase" of flights stacked floor over floor: all of it
-        if sel and set(sel) <= {"relations", "order", "limit", "class"} and sel.get("class") in (None, ["IfcSpace"]) \
-                and not re.search(r"\b(rooms|spaces|all|every)\b", text) and len(sel.get("relations") or ()) == 1 \
-                and sel["relations"][0].get("rel") in ("above", "below") \
-                and (sel["relations"][0].get("of") or {}).get("class") == ["IfcSpace"]:
-            sel.update({"class": ["IfcSpace"], "order": "nearest", "limit": 1})  # "what's directly underneath
-            # this room": the room right under it (not every room on every floor below)
-            of = sel["relations"][0]["of"]
-            if of.get("ids") == [ctx.user_room()] or of.get("room") == "mine":  # (of the one the user is in:
-                sel["relations"] = [{"rel": sel["relations"][0]["rel"]}]  # the one under where the user stands)
-        if sel and sel.get("external") is True and sel.get("relations") and not ctx.scene.peek(sel) \
-                and ctx.scene.peek({k: v for k, v in sel.items() if k != "external"}):
+        self._room_right_under(sel, text, ctx)
+        if sel.get("external") is True and sel.get("relations") and self._narrows_to_nothing(sel, "external", ctx):
             del sel["external"]  # "the posts outside the front door" in a file that flags no post as outside
-        if sel and sel.get("kind") and sel.get("name") in _WHERE_PARTS_GO and not ctx.scene.peek(sel) \
-                and ctx.scene.peek({k: v for k, v in sel.items() if k != "name"}):
+        if sel.get("kind") and sel.get("name") in _WHERE_PARTS_GO and self._narrows_to_nothing(sel, "name", ctx):
             del sel["name"]  # "the roof purlins" where none is named for the roof: the purlins (all are on it)
-        if sel and isinstance(sel.get("name"), str) and sel.get("class") and not sel.get("kind") \
+        if isinstance(sel.get("name"), str) and sel.get("class") and not sel.get("kind") \
                 and self._place_not_named(sel["class"], sel["name"]):
             # "the balcony railings" where no railing is named so and no room is a balcony: the railings
             del sel["name"]
         return sel
+
+    @staticmethod
+    def _narrows_to_nothing(sel: Selector, key: str, ctx: ParseContext) -> bool:
+        """Does ``sel`` mean nothing here with ``key`` and something without it (a word said of things the
+        file does not say it of)?"""
+        return not ctx.scene.peek(sel) and bool(ctx.scene.peek({k: v for k, v in sel.items() if k != key}))
+
+    @staticmethod
+    def _room_right_under(sel: Selector, text: str, ctx: ParseContext) -> None:
+        """"What's directly underneath this room" (nothing else said of what): the one room right under it,
+        not every room on every floor below; of the room the user is in, the one under where the user stands.
+        Rooms asked for in the plural are left as they are."""
+        rels = sel.get("relations") or []
+        if not set(sel) <= {"relations", "order", "limit", "class"} or sel.get("class") not in (None, ["IfcSpace"]) \
+                or re.search(r"\b(rooms|spaces|all|every)\b", text) or len(rels) != 1 \
+                or rels[0].get("rel") not in ("above", "below") \
+                or (rels[0].get("of") or {}).get("class") != ["IfcSpace"]:
+            return
+        sel.update({"class": ["IfcSpace"], "order": "nearest", "limit": 1})
+        of = rels[0]["of"]
+        if of.get("ids") == [ctx.user_room()] or of.get("room") == "mine":
+            sel["relations"] = [{"rel": rels[0]["rel"]}]
 
     def _rooms_for_missing_class(self, classes: list[str], said: str) -> list[str]:
         """The rooms a class noun names where the building has nothing of the class ("the staircase" of a

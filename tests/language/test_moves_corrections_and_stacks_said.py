@@ -29,6 +29,11 @@ PORTUGUESE = "buildings/revit2024por_building-teste-gis.ifc"
 ALLPLAN = "buildings/allplan2016_haus1-1og.ifc"
 NIEDRIHA = "buildings/archicad9_niedriha.ifc"
 GRETHE = "buildings/revit2019_grethes-hus.ifc"
+SMILEY = "buildings/archicad11_smiley-west.ifc"
+HOMEMAKER = "buildings/blenderbim_homemaker-test.ifc"
+RENGA = "buildings/renga_house.ifc"
+JASMIN = "buildings/archicad9_jasmin-sun.ifc"
+MULTIZONE = "buildings/archicad18_multizone-office.ifc"
 
 
 def _spaces(s: Any) -> list[Any]:
@@ -37,6 +42,11 @@ def _spaces(s: Any) -> list[Any]:
 
 def _target(r: Any) -> dict[str, Any]:
     return r.program["steps"][0]["target"]
+
+
+def _gap(at: Any, things: list[Any]) -> float:
+    """How far ``at`` is in plan from the nearest of ``things``' plan boxes."""
+    return min(float(np.linalg.norm(np.clip(at[:2], t.bbox_min[:2], t.bbox_max[:2]) - at[:2])) for t in things)
 
 
 # ---- moves towards things -------------------------------------------------------------------------------------
@@ -61,12 +71,8 @@ def test_a_thing_moved_closer_to_another_goes_towards_the_nearest_of_them(sessio
     assert r.ok, r.answer
     delta = np.asarray(r.program["steps"][0]["delta"])
     windows = [e for e in els.values() if e.ifc_class == "IfcWindow" and e.has_geometry]
-
-    def gap(at: Any) -> float:  # to the nearest window's plan box
-        return min(float(np.linalg.norm(np.clip(at[:2], w.bbox_min[:2], w.bbox_max[:2]) - at[:2])) for w in windows)
-
     assert np.linalg.norm(delta) == pytest.approx(0.5, abs=0.01)
-    assert gap(chair.centre + delta) < gap(chair.centre)
+    assert _gap(chair.centre + delta, windows) < _gap(chair.centre, windows)
 
 
 # ---- sizes said ----------------------------------------------------------------------------------------------
@@ -281,11 +287,6 @@ def test_the_things_just_counted_in_other_rooms(sessions: ev.Sessions) -> None:
     assert r.ok and r.program["steps"][0]["target"].get("class") == ["IfcDoor"], r.program
 
 
-SMILEY = "buildings/archicad11_smiley-west.ifc"
-HOMEMAKER = "buildings/blenderbim_homemaker-test.ifc"
-RENGA = "buildings/renga_house.ifc"
-JASMIN = "buildings/archicad9_jasmin-sun.ifc"
-
 
 def test_how_many_of_those_by_a_word_of_their_names(sessions: ev.Sessions) -> None:
     s = sessions.fresh("duplex.ifc")
@@ -361,12 +362,9 @@ def test_a_thing_pulled_out_from_the_wall_moves_away_from_the_wall_beside_it(ses
     assert r.ok, r.answer
     sofa = s.building.elements[s.view().peek({"kind": "sofa"})[0]]
     walls = [e for e in s.building.elements.values() if e.ifc_class.startswith("IfcWall") and e.has_geometry]
-
-    def gap(at: Any) -> float:
-        return min(float(np.linalg.norm(np.clip(at[:2], w.bbox_min[:2], w.bbox_max[:2]) - at[:2])) for w in walls)
-
     delta = np.asarray(s.state()["transforms"][sofa.id]["translation"])
-    assert np.linalg.norm(delta) == pytest.approx(0.5, abs=0.01) and gap(sofa.centre + delta) > gap(sofa.centre)
+    assert np.linalg.norm(delta) == pytest.approx(0.5, abs=0.01)
+    assert _gap(sofa.centre + delta, walls) > _gap(sofa.centre, walls)
 
 
 def test_go_through_this_door_is_into_the_room_beyond(sessions: ev.Sessions) -> None:
@@ -417,8 +415,6 @@ def test_the_table_most_near_moved_to_the_right_after_all(sessions: ev.Sessions)
     move = r.program["steps"][-1]
     assert move["op"] == "move" and move["direction"] == "right" and move["distance"] == pytest.approx(1.0)
 
-
-MULTIZONE = "buildings/archicad18_multizone-office.ifc"
 
 
 def test_the_office_a_door_on_my_right_goes_into(sessions: ev.Sessions) -> None:
