@@ -32,6 +32,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "panel": ("IfcPlate",),
     "accessory": ("IfcDiscreteAccessory",), "bolt": ("IfcMechanicalFastener",), "fastener": ("IfcMechanicalFastener",),
     "assembly": ("IfcElementAssembly",), "fixture": ("IfcFlowTerminal", "IfcSanitaryTerminal"),
+    "fitting": ("IfcFlowTerminal", "IfcSanitaryTerminal"), "pipe fitting": ("IfcPipeFitting",),
     "sanitary fitting": ("IfcSanitaryTerminal",), "sanitary fixture": ("IfcSanitaryTerminal",),
     "sanitary terminal": ("IfcSanitaryTerminal",), "sanitaryware": ("IfcSanitaryTerminal",),
     "plumbing fixture": ("IfcSanitaryTerminal",),
@@ -68,6 +69,10 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "counter": ("counter", "countertop", "worktop", "küchenzeile", "kitchenette", "kitchen unit", "theke"),
     "lamp": ("lamp", "light", "light fitting", "light fixture", "luminaire", "ceiling light", "leuchte"),
     "plant": ("plant", "pflanze"), "tv": ("tv", "television"),
+    # people placed for scale ("Man Standing with Turban", "Person_Sitting")
+    "person": ("person", "people", "human", "human figure", "scale figure", "figure", "mannequin", "dummy",
+               "man standing", "man sitting", "man walking", "woman", "mensch", "personne", "persoon", "persona",
+               "pessoa"),
     "nightstand": ("nightstand", "night stand", "bedside"), "dresser": ("dresser", "chest of drawers"),
     "washer": ("washer", "washing machine"),
     "dryer": ("dryer", "drier", "tumble dryer", "tumble drier", "trockner", "wäschetrockner", "sèche-linge", "droger"),

@@ -145,6 +145,8 @@ _WEAK_WORDS = (("adverbs", "ADVERB"), ("user", "USER"), ("away", "AWAY"), ("to",
 
 # Words for one dwelling of several, said with its letter or number ("unit B", "flat 2").
 _DWELLING_WORDS = frozenset({"unit", "flat", "apartment", "house", "dwelling", "home", "half", "side"})
+_PLACE_PARTS = frozenset(str(w) for w in WORDS["place_parts"])
+_UNIT_WORDS = frozenset(str(w) for w in WORDS["unit_words"])
 
 
 class Tagger:
@@ -280,6 +282,13 @@ class Tagger:
                     (i + 1 < len(out) and out[i + 1].type in ("UNIT", "AREA_UNIT"))
                     or (i > 0 and out[i - 1].type == "COMPARATIVE")):
                 out[i] = NPToken("NUMBER", token.text, float(token.text))
+        for i, token in enumerate(out[:-2]):
+            # "the double tee roof units": double tees on the roof, read as "the roof double tees" are
+            if token.type == "KIND" and out[i + 1].type == "CLASS" and out[i + 1].text in _PLACE_PARTS \
+                    and i + 2 < len(out) and out[i + 2].text in _UNIT_WORDS:
+                member = NPToken("KIND", token.text, token.value, token.plural or out[i + 2].text.endswith("s"))
+                out[i:i + 3] = [out[i + 1], member]
+                break
         # a room word that is also a kind of fitting here, said with such a thing ("the bath and the
         # shower"): the fitting
         for i, token in enumerate(out):

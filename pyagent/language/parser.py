@@ -1845,7 +1845,8 @@ class Parser:
         names = "|".join(sorted(assets, key=len, reverse=True))
         c = re.sub(r"^(i'?d like|i would like|i want|i need|give me|can i have|could i get|get me)"
                    r"(?= (an?|one|some|another|the) )", "add", c)
-        m = re.match(rf"^(add|put|place|insert|drop|set|position|stick|bring in|create|spawn|pop|plonk)( me)?"
+        m = re.match(rf"^(add|put|place|insert|drop|set|position|stick|bring in|create|spawn|pop|plonk|chuck|throw in"
+                     rf"|stand)( me)?"
                      rf"( an?| one| some| another| the| new| a new)?( new)? (?P<asset>{names})(?P<rest>.*)$", c)
         if not m:
             return None
@@ -2908,7 +2909,7 @@ _SAID_WHERE = (r"(?:on|to) (?:my|the) (?:left|right)(?: hand side)?|behind me|in
 _LAST_DETERMINER = re.compile(r"\b(all the|the|those|these|that|this|my)\b(?!.*\b(the|those|these|that|this|my)\b)")
 
 
-_PLACING = re.compile(r"(put|place|add|pop|stick|drop|set|stand|bring) (a|an|some|one|two|\d+) ")
+_PLACING = re.compile(r"(put|place|add|pop|stick|drop|set|stand|bring|chuck|plonk) (a|an|some|one|two|\d+) ")
 
 
 def _of_the_room_before(clause: str, steps: list[Step]) -> tuple[str, Selector | None]:
@@ -3052,13 +3053,16 @@ def _value_corrected_once(t: str) -> str:
     val = "1" if val == "one" else val  # every other number is digits already (``spoken_numbers.digits``)
     colour = _colour_pattern()
     length = rf"\d+(?:\.\d+)? ?(?:{_unit_words()})"
-    side = r"(?:to the |to my |on the |on my )?(?:left|right)|(?:anti|counter)?clockwise"
+    side = r"(?:to the |to my |on the |on my |my |the )?(?:left|right)|(?:anti|counter)?clockwise"
     storey = r"(?:floor|level|storey|story) \d+"  # "take me to level 3, sorry, I mean level 2"
     number = r"\d+(?:\.\d+)?"  # "go up 2 floors, no wait, just one": the count
     # "hide the windows on the east side, sorry, no, I mean the west side": the side of the building
     compass = r"(?:on |to |at )?(?:the )?(?:north|south|east|west)(?:ern)?(?: side| end| facade| front)?"
     for kind in (colour, length, side, storey, number, compass):
         if re.fullmatch(kind, val):
+            if kind == side:  # "hide the door on my right, no, my left": the side word alone in its place
+                kind = r"left|right|(?:anti|counter)?clockwise"
+                val = re.sub(r"^(to|on)? ?(the|my) ", "", val)
             said = list(re.finditer(rf"\b(?:{kind})\b", req))
             if said:
                 last = said[-1]

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from pyagent.language import rx
 from pyagent.language.building_words import GLOSSARY
 
 _FILE = Path(__file__).parent / "data" / "phrasing.yaml"
@@ -23,14 +25,26 @@ def _data() -> dict[str, Any]:
     return data
 
 
-@lru_cache(maxsize=1)
-def _rewrites() -> list[tuple[re.Pattern[str], str]]:
-    return [(re.compile(pattern), repl) for pattern, repl in _data().get("rewrites", [])]
+Replacement = str | Callable[[re.Match[str]], str]
+
+
+def _compiled(rules: list[list[str]]) -> list[tuple[re.Pattern[str], Replacement]]:
+    """Patterns compiled and replacements read once (``rx.template``): each is used on every request."""
+    out: list[tuple[re.Pattern[str], Replacement]] = []
+    for pattern, repl in rules:
+        p = re.compile(pattern)
+        out.append((p, rx.template(p, repl)))
+    return out
 
 
 @lru_cache(maxsize=1)
-def _politeness() -> list[tuple[re.Pattern[str], str]]:
-    return [(re.compile(pattern), repl) for pattern, repl in _data().get("politeness", [])]
+def _rewrites() -> list[tuple[re.Pattern[str], Replacement]]:
+    return _compiled(_data().get("rewrites", []))
+
+
+@lru_cache(maxsize=1)
+def _politeness() -> list[tuple[re.Pattern[str], Replacement]]:
+    return _compiled(_data().get("politeness", []))
 
 
 @lru_cache(maxsize=1)

@@ -1,9 +1,10 @@
 """Regular expressions compiled once for the life of the process.
 
-The ``re`` module keeps only its last 512 patterns. The front end uses more than that (the parser's own,
-the phrasing data's, each building's words), so a pattern written inline in a hot function would be
-compiled again and again. These functions behave like ``re``'s, with a cache large enough for all of
-them.
+The ``re`` module keeps only its last 512 patterns, and (up to Python 3.11) its last 512 replacement
+templates. The front end uses more than that (the parser's own, the phrasing data's ~800 rewrites, each
+building's words), so a pattern or a ``\\g<x>`` template written inline in a hot function would be
+parsed again and again: before templates were kept here, reading them again was four fifths of the
+parse time. These functions behave like ``re``'s, with caches large enough for all of them.
 """
 
 from __future__ import annotations
@@ -23,9 +24,56 @@ def compiled(pattern: PatternLike, flags: int = 0) -> re.Pattern[str]:
     return pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, flags)
 
 
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "b": "\b", "\\": "\\"}
+_TEMPLATE_PART = re.compile(r"\\(?:g<([^>]*)>|([1-7][0-7]{2}|[1-9][0-9]?|0[0-7]{0,2})|(.))", re.DOTALL)
+
+
+@lru_cache(maxsize=16384)
+def template(pattern: re.Pattern[str], repl: str) -> Callable[[re.Match[str]], str] | str:
+    """``repl`` (a replacement as ``re.sub`` reads it: ``\\1``, ``\\g<name>``, ``\\n`` ...) read once
+    into a function of the match, so that using it again costs no parsing. Unmatched groups give "".
+    Raises ``re.error`` for what ``re.sub`` rejects: an unknown group, a bad escape. A replacement
+    without a backslash is returned as it is (``re`` uses such a string without reading it)."""
+    if "\\" not in repl:
+        return repl
+    parts: list[str | int] = []
+    at = 0
+    for m in _TEMPLATE_PART.finditer(repl):
+        parts.append(repl[at:m.start()])
+        at = m.end()
+        name, number, other = m.groups()
+        if number is not None and (number.startswith("0") or len(number) == 3):
+            parts.append(chr(int(number, 8)))
+        elif number is not None or name is not None:
+            ref = number if number is not None else name
+            if ref.isdigit():
+                group = int(ref)
+            elif ref in pattern.groupindex:
+                group = pattern.groupindex[ref]
+            else:
+                raise re.error(f"unknown group name {ref!r} in {repl!r}")
+            if group > pattern.groups:
+                raise re.error(f"invalid group reference {group} in {repl!r}")
+            parts.append(group)
+        elif other in _ESCAPES:
+            parts.append(_ESCAPES[other])
+        elif other.isascii() and other.isalpha():
+            raise re.error(f"bad escape \\{other} in {repl!r}")
+        else:
+            parts.append("\\" + other)
+    parts.append(repl[at:])
+    pieces = tuple(p for p in parts if p != "")
+
+    def expand(m: re.Match[str]) -> str:
+        return "".join(p if isinstance(p, str) else (m.group(p) or "") for p in pieces)
+
+    return expand
+
+
 def sub(pattern: PatternLike, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0,
         flags: int = 0) -> str:
-    return compiled(pattern, flags).sub(repl, string, count=count)
+    p = compiled(pattern, flags)
+    return p.sub(template(p, repl) if isinstance(repl, str) else repl, string, count=count)
 
 
 def search(pattern: PatternLike, string: str, flags: int = 0) -> re.Match[str] | None:
