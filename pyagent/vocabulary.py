@@ -89,6 +89,9 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "purlin": ("purlin", "pfette", "gording", "correa", "arcareccio"),
     "rafter": ("rafter", "sparren", "chevron", "keper", "cabio"),
     "pile": ("pile", "paal", "palen", "pfahl", "pieu", "pilote"),
+    "ground beam": ("ground beam", "grade beam", "foundation beam", "fundbalk", "funderingsbalk", "fundatiebalk",
+                    "fundamentbalken", "fundamentbalk", "gründungsbalken", "longrine", "viga de cimentación",
+                    "viga de fundação", "viga baldrame", "trave di fondazione"),
     # precast floor and roof units
     "hollow core slab": ("hollow core", "hollow-core", "hollowcore", "hollow core plank", "hollow-core plank",
                          "hollow core floor plank", "hollow-core floor plank", "hollow core unit", "kanaalplaat",

@@ -404,7 +404,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     if phrase.numbers and not counted and "limit" not in sel and noun_found and not sel.get("where") \
             and phrase.numbers[0] < 100:
         sel["limit"] = int(phrase.numbers[0])
-        sel.setdefault("order", "nearest")
+        # "the two big columns": the two biggest (of those there); else the nearest
+        sel.setdefault("order", phrase.sizes[0] if phrase.sizes and size is None else "nearest")
     said_head = core.replace(f" {head.noun_before} ", " ", 1) if head is not None and head.noun_before else core
     said_plural = head is not None and head.plural and head.kind in ("class", "kind", "things")  # "the toilet bowls"
     if noun_found and not name_plural and not said_plural:

@@ -420,6 +420,10 @@ class Parser:
             placing = _PLACING.match(clause) is not None
             # "select the shop, ... pop a plant in there": in the room the request before was about
             clause, there = _of_the_room_before(clause, steps or (ctx.last_steps() if placing else []))
+            if steps and steps[-1].get("op") == "group" and steps[-1].get("pick") \
+                    and re.fullmatch(r"(and )?how many( are there| of them| exactly| then| has it| does it have)?",
+                                     clause):
+                continue  # "which floor has the most doors, and how many": the answer says how many already
             clause = _count_said_again(clause, steps, said_before)
             try:
                 got = self._clause(clause, dataclasses.replace(ctx, said_before=tuple(steps)) if steps else ctx, steps)
@@ -2323,6 +2327,9 @@ class Parser:
             del sel["external"]  # "the posts outside the front door" in a file that flags no post as outside
         if sel.get("kind") and sel.get("name") in _WHERE_PARTS_GO and self._narrows_to_nothing(sel, "name", ctx):
             del sel["name"]  # "the roof purlins" where none is named for the roof: the purlins (all are on it)
+        if sel.get("kind") and sel.get("relations") == [{"rel": "in", "of": {"class": ["IfcRoof"]}}] \
+                and self._narrows_to_nothing(sel, "relations", ctx):
+            del sel["relations"]  # "the purlins of the roof" where the roof's body holds none: the purlins
         if isinstance(sel.get("name"), str) and sel.get("class") and not sel.get("kind") \
                 and self._place_not_named(sel["class"], sel["name"]):
             # "the balcony railings" where no railing is named so and no room is a balcony: the railings
