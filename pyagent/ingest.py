@@ -20,7 +20,7 @@ from pyagent.relations import Relations
 from pyagent.review.site import site_location
 from pyagent.roomfinder import RoomFinder
 from pyagent.tessellate import SKIPPED_CLASSES, MeshSet
-from pyagent.vocabulary import class_ancestors
+from pyagent.vocabulary import class_ancestors, covering_class_named
 
 # Quantity names (from quantity sets and common vendor property sets) mapped onto canonical keys.
 QUANTITY_KEYS: dict[str, tuple[str, ...]] = {
@@ -470,6 +470,9 @@ def element_records(model: ifcopenshell.file, placements: Placements | None = No
         predefined = product.PredefinedType if "PredefinedType" in attrs else None
         if isinstance(predefined, str) and predefined not in ("NOTDEFINED", "USERDEFINED"):
             el.properties["PredefinedType"] = predefined
+        elif cls == "IfcCovering" and el.type_class is None:
+            # a covering of no stated type that its names call a floor or a ceiling ("living-floor/3") is one
+            el.type_class = covering_class_named(el.name, el.type_name, el.object_type)
         el.materials = _materials(product, rels, materials_memo)
         ext = el.properties.get("IsExternal")
         el.external = bool(ext) if isinstance(ext, bool) else None

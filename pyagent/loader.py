@@ -25,6 +25,7 @@ from pyagent.placements import Placements
 from pyagent.progress import Progress, no_progress
 from pyagent.tessellate import MeshSet, Pass, UnsoundModel, concat, tessellate_passes
 
+# 30: a covering of no stated type that its names call a floor or ceiling is one (its type_class);
 # 29: a door's or window's area without a stored quantity is its width by height, not its body's faces;
 # 28: a quantity set's volume many times its box is the mesh's; 27: a product typed as a specific class is
 # of it; 26: a door's or window's rooms looked for beyond its wall's faces; 25: a room without a stored area gets
@@ -33,7 +34,7 @@ from pyagent.tessellate import MeshSet, Pass, UnsoundModel, concat, tessellate_p
 # slivers, mapped items; 21: boolean bodies made with manifold3d in the first pass; 20: repeated shapes
 # tessellated once; 19: a filler with no body of its own gets its opening's; 18: repeated geometry written
 # once in the glb; 17: two tessellation passes
-CACHE_VERSION = 29
+CACHE_VERSION = 30
 
 
 @dataclass

@@ -101,6 +101,10 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
                    "dalle tt", "ta plaat"),
     "downpipe": ("downpipe", "down pipe", "rainwater pipe", "rain water pipe", "drainpipe", "downspout", "fallrohr",
                  "regenfallrohr", "regenpijp", "afloop", "hemelwaterafvoer", "descente", "bajante", "pluviale"),
+    "decking": ("decking", "steel decking", "steel deck", "steeldeck", "metal decking", "metal deck", "metaldeck",
+                "composite decking", "composite deck", "trapezoidal sheet", "trapezoidal sheeting", "profiled sheeting",
+                "profiled steel sheet", "staalplaat", "staalplaatvloer", "trapezblech", "bac acier",
+                "chapa colaborante"),
     "formwork": ("formwork", "shuttering", "bekisting", "schalung", "coffrage", "encofrado", "cassaforma"),
     "lifting eye": ("lifting eye", "lifting anchor", "lifting loop", "lifting point", "hijsoog", "hijsogen",
                     "hijsanker", "transportanker", "abhebeanker", "hebeanker", "anneau de levage", "ancre de levage"),
@@ -108,6 +112,24 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     "anchor": ("anchor", "anchor bolt", "holding down bolt", "holding-down bolt", "anker", "ankerbolzen", "anker bolt",
                "ancrage", "tige d'ancrage", "anclaje", "perno de anclaje", "ancoraggio", "ankerbout", "chumbador"),
 }
+
+# Coverings of no stated type, by what their names call them (IfcCovering's FLOORING, CEILING, CLADDING).
+COVERING_NAME_WORDS: dict[str, tuple[str, ...]] = {
+    "IfcFlooring": ("floor", "flooring", "floor finish", "floor covering", "boden", "bodenbelag", "fussboden",
+                    "fußboden", "vloer", "vloerafwerking", "sol", "revêtement de sol", "suelo", "pavimento", "piso"),
+    "IfcCeiling": ("ceiling", "suspended ceiling", "decke", "unterdecke", "abgehängte decke", "plafond",
+                   "faux plafond", "techo", "falso techo", "controsoffitto", "teto", "forro"),
+}
+
+
+def covering_class_named(*names: str) -> str | None:
+    """The covering class (IfcFlooring, IfcCeiling) a covering's names say it is, by a word of them as a
+    whole word or the start or end of a compound ("living-floor/3", "Bodenbelag"); None where they say
+    none or more than one."""
+    text = " ".join(n.lower() for n in names if n)
+    said = [c for c, words in COVERING_NAME_WORDS.items() if names_kind(words, text)]
+    return said[0] if len(said) == 1 else None
+
 
 def names_kind(words: tuple[str, ...], text: str) -> bool:
     """Does a name (lower case) say one of a kind's ``words``: as a word, or as a part of a compound at its start

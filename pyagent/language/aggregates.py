@@ -129,7 +129,12 @@ class Aggregates:
         w = _words()
         fn, prop = w["fn"][str(g["fn"])], w["quantity"][str(g["quantity"])]
         np_text = str(g["np"]) + (g.get("rest") or "")
+        if prop in ROOM_QUANTITIES:  # "the total floor area downstairs except the hallway": "floor" of the area
+            np_text = re.sub(r"^floor (?=(downstairs|upstairs|on|in|of|except|but|without|for)\b)", "", np_text)
         sel = self._things(np_text, ctx)
+        if sel is None and prop in ROOM_QUANTITIES \
+                and re.fullmatch(r"(the )?(flat|unit|apartment|house|dwelling|home|half|side) [a-z0-9]+", np_text):
+            sel = self._things(f"the rooms in {np_text}", ctx)  # "the total floor area of flat B": of its rooms
         if sel is None:
             return None
         if sel.get("class") == ["IfcBuildingStorey"] and prop in ROOM_QUANTITIES:

@@ -35,6 +35,11 @@ COLOURS: dict[str, tuple[float, float, float]] = {
     "turquoise": (0.25, 0.85, 0.8), "cream": (0.98, 0.95, 0.82), "olive": (0.5, 0.5, 0.1), "maroon": (0.5, 0.05, 0.1),
     "lime": (0.6, 0.9, 0.2), "terracotta": (0.8, 0.45, 0.3), "charcoal": (0.2, 0.2, 0.22), "sand": (0.85, 0.75, 0.55),
     "wood": (0.6, 0.42, 0.25), "oak": (0.7, 0.55, 0.35), "concrete": (0.65, 0.65, 0.63), "ivory": (1.0, 1.0, 0.94),
+    # as window frames, cladding and paint are sold
+    "anthracite grey": (0.22, 0.24, 0.25), "anthracite gray": (0.22, 0.24, 0.25), "anthracite": (0.22, 0.24, 0.25),
+    "slate grey": (0.44, 0.5, 0.56), "slate gray": (0.44, 0.5, 0.56),
+    "burgundy": (0.5, 0.0, 0.13), "mustard": (0.88, 0.68, 0.1), "lilac": (0.78, 0.64, 0.78),
+    "coral": (1.0, 0.5, 0.31), "salmon": (0.98, 0.5, 0.45), "mint": (0.6, 0.98, 0.6), "sage green": (0.7, 0.75, 0.6),
 }
 COLOUR_MODIFIERS = {"light": 0.45, "pale": 0.55, "bright": 0.15, "dark": -0.45, "deep": -0.35}
 

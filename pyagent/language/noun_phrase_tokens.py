@@ -282,6 +282,14 @@ class Tagger:
                     (i + 1 < len(out) and out[i + 1].type in ("UNIT", "AREA_UNIT"))
                     or (i > 0 and out[i - 1].type == "COMPARATIVE")):
                 out[i] = NPToken("NUMBER", token.text, float(token.text))
+        if len(out) > 1 and out[-1].type == "ACROSS" and out[-2].type == "ROOM" \
+                and out[-1].text.startswith(("in ", "of ")):
+            out.pop()  # "all the bedrooms in the terrace": every one, wherever it is
+        for i, token in enumerate(out):  # "how many rooms are in the cellar": on the floor the word names
+            if token.type == "ROOM" and i >= 2 and out[0].type == "CLASS" and out[0].value[1] == ("IfcSpace",) \
+                    and out[0].plural and out[i - 1].type == "ARTICLE" and out[i - 2].text in ("in", "on") \
+                    and f"{token.text} floor" in STOREY_WORDS:
+                out[i] = NPToken("STOREY", f"{token.text} floor", f"{token.text} floor")
         for i, token in enumerate(out[:-2]):
             # "the double tee roof units": double tees on the roof, read as "the roof double tees" are
             if token.type == "KIND" and out[i + 1].type == "CLASS" and out[i + 1].text in _PLACE_PARTS \

@@ -420,6 +420,7 @@ class Parser:
             placing = _PLACING.match(clause) is not None
             # "select the shop, ... pop a plant in there": in the room the request before was about
             clause, there = _of_the_room_before(clause, steps or (ctx.last_steps() if placing else []))
+            clause = self._full_height(clause)
             if steps and steps[-1].get("op") == "group" and steps[-1].get("pick") \
                     and re.fullmatch(r"(and )?how many( are there| of them| exactly| then| has it| does it have)?",
                                      clause):
@@ -1574,6 +1575,14 @@ class Parser:
         m = re.match(r"^what (is|are) the (?P<p>[\w -]+?) in ", c)
         if m and self.lex.property_name(m.group("p")) is not None:
             return None  # "what's the floor finish in office 4": a property of the building's, asked of a room
+        finish = _FINISH_ASKED.fullmatch(c)
+        if finish is not None:
+            # "what's the floor finish in the living room" of a file that says it with a covering there, not a
+            # property of the room's: what that covering is made of
+            sel = self.selector(f"the {finish.group('p')} {finish.group('rest')}", ctx)
+            if sel is not None and set(sel.get("class") or ()) and set(sel["class"]) <= _COVERINGS \
+                    and ctx.scene.peek(sel):
+                return [{"op": "get", "target": sel, "property": "material"}]
         m = re.match(r"^(which|what) (room|space|floor|level|storey|rooms|spaces|floors|levels|storeys) (is|are)"
                      r" (?P<np>.+?) (in|on|located in|placed in)$", c)
         if m:
@@ -2075,6 +2084,13 @@ class Parser:
         sel = self.selector(np_text, ctx, allow_empty=True)
         if not sel:
             return None
+        if sel.get("class") == ["IfcSpace"] and sel.get("ids") and re.match(r"(down |up )?(in|on) ", np_text) \
+                and any(isinstance(s.get("target"), dict) and s["target"].get("class") == ["IfcSpace"]
+                        and s["target"].get("storey") for s in last):
+            # "how many rooms on the top floor?" ... "and down in the cellar?": on the floor the word names
+            as_floor = self.selector(f"rooms {re.sub(r'^(down|up) ', '', np_text)}", ctx)
+            if as_floor is not None and as_floor.get("storey") and not as_floor.get("ids"):
+                sel = {"storey": as_floor["storey"]}
         steps = []
         for s in last:  # copies: the program never shares parts with the dialogue it came from
             s2 = copy.deepcopy(s)
@@ -2313,7 +2329,10 @@ class Parser:
         except NotCovered:
             sel = None
         if sel is None:
-            return self._read_again(text, ctx, allow_empty)
+            again = self._read_again(text, ctx, allow_empty)
+            if again is not None:
+                self._sanitary_said(again, text, ctx)
+            return again
         if sel.get("class") and set(sel) <= {"class", "limit", "order"} and sel["class"] != ["IfcSpace"] \
                 and sel.get("limit") == 1:
             rooms = self._rooms_for_missing_class(sel["class"], text)
@@ -2327,6 +2346,10 @@ class Parser:
             del sel["external"]  # "the posts outside the front door" in a file that flags no post as outside
         if sel.get("kind") and sel.get("name") in _WHERE_PARTS_GO and self._narrows_to_nothing(sel, "name", ctx):
             del sel["name"]  # "the roof purlins" where none is named for the roof: the purlins (all are on it)
+        if isinstance(sel.get("name"), str) and sel.get("class") and sel.get("limit") == 1 \
+                and any(r.get("rel") in _POINTED for r in sel.get("relations") or []) \
+                and self._narrows_to_nothing(sel, "name", ctx):
+            del sel["name"]  # "that garden door in front of me" where no door is named so: the door there
         if sel.get("kind") and sel.get("relations") == [{"rel": "in", "of": {"class": ["IfcRoof"]}}] \
                 and self._narrows_to_nothing(sel, "relations", ctx):
             del sel["relations"]  # "the purlins of the roof" where the roof's body holds none: the purlins
@@ -2334,7 +2357,29 @@ class Parser:
                 and self._place_not_named(sel["class"], sel["name"]):
             # "the balcony railings" where no railing is named so and no room is a balcony: the railings
             del sel["name"]
+        self._sanitary_said(sel, text, ctx)
         return sel
+
+    def _full_height(self, clause: str) -> str:
+        """"How many columns run the full height of the building": those at least nine tenths as tall as the
+        building's storeys stand (from the lowest storey's level to the top one's, plus one storey's height
+        more), said as a height ("are taller than 11.52 meters")."""
+        m = _FULL_HEIGHT.search(clause)
+        levels = sorted(st.elevation for st in self.building.storeys)
+        if m is None or len(levels) < 2:
+            return clause
+        full = levels[-1] - levels[0] + (levels[-1] - levels[-2])
+        be = "" if m.group("that") else "are "
+        return f"{clause[:m.start()]} {m.group('that') or ''}{be}taller than {0.9 * full:.2f} meters{clause[m.end():]}"
+
+    @staticmethod
+    def _sanitary_said(sel: Selector, text: str, ctx: ParseContext) -> None:
+        """"The bathroom fittings" where no room is said (a file with no bathroom): the sanitary ones, where
+        the file has any, not every flow terminal (lights, vents)."""
+        if sel.get("class") == ["IfcFlowTerminal", "IfcSanitaryTerminal"] and not sel.get("relations") \
+                and not sel.get("room") and re.search(r"\b(bathroom|bath|toilet|wc|washroom|shower room)\b", text) \
+                and ctx.scene.peek({**sel, "class": ["IfcSanitaryTerminal"]}):
+            sel["class"] = ["IfcSanitaryTerminal"]
 
     @staticmethod
     def _narrows_to_nothing(sel: Selector, key: str, ctx: ParseContext) -> bool:
@@ -3078,6 +3123,18 @@ def _value_corrected_once(t: str) -> str:
 
 
 
+# "... run the full height of the building" (of columns, shafts, stairs).
+_FULL_HEIGHT = re.compile(r" (?P<that>(?:that|which) (?:are |is )?)?(?:run|runs|go|goes|rise|rises|extend|extends"
+                          r"|reach|reaches|span|spans|continue|continues|going|running|rising|extending|spanning)"
+                          r" (?:up |through )?(?:the )?(?:full|whole|entire) height(?: of the (?:building|house|block"
+                          r"|frame|structure|model))?(?=$| ,)")
+# Relations that point at one thing from where the user stands.
+_POINTED = frozenset({"in_front", "behind", "left", "right"})
+# "What's the floor finish in the living room": the finish asked of a place.
+_FINISH_ASKED = re.compile(r"what (?:is|are) the (?P<p>floor finish(?:es)?|flooring|floor coverings?"
+                           r"|ceiling finish(?:es)?|wall finish(?:es)?|wall coverings?|wall linings?)"
+                           r" (?P<rest>(?:in|of|on) .+)")
+_COVERINGS = frozenset({"IfcCovering", "IfcFlooring", "IfcCeiling", "IfcCladding"})
 # Parts of a building said before a kind of member ("the roof purlins", "the floor joists"): where such members
 # are, not a name, where none is named so.
 _WHERE_PARTS_GO = frozenset({"roof", "floor", "wall", "ceiling", "facade", "ground", "attic", "basement", "top",
@@ -3228,7 +3285,7 @@ def _is_singular(t: str, more_nouns: frozenset[str] = frozenset()) -> bool:
     ``more_nouns``: the building's own class nouns' last words ("device" of "shading device")."""
     if re.search(r"\b(all|every|each|both|any of|some|them|they|these|those|everything|\d+ \w+s|furniture|"
                  r"furnishings?|stuff|roof|ceiling|facade|façade|formwork|shuttering|steelwork|glazing|cladding|"
-                 r"brickwork|blockwork|masonry|insulation|pipework|ductwork|framing|bracing)\b", t):
+                 r"brickwork|blockwork|masonry|insulation|pipework|ductwork|framing|bracing|decking|sheeting)\b", t):
         return False
     words = re.findall(r"[a-zü\-]+", t)
     nouns = [w for w in words if w in CLASS_WORDS or singular_noun(w) in CLASS_WORDS or w in KIND_WORDS
