@@ -282,7 +282,7 @@ class Tagger:
                     (i + 1 < len(out) and out[i + 1].type in ("UNIT", "AREA_UNIT"))
                     or (i > 0 and out[i - 1].type == "COMPARATIVE")):
                 out[i] = NPToken("NUMBER", token.text, float(token.text))
-        if len(out) > 1 and out[-1].type == "ACROSS" and out[-2].type == "ROOM" \
+        if len(out) > 1 and out[-1].type == "ACROSS" and out[-2].type in ("ROOM", "CLASS", "KIND") \
                 and out[-1].text.startswith(("in ", "of ")):
             out.pop()  # "all the bedrooms in the terrace": every one, wherever it is
         for i, token in enumerate(out):  # "how many rooms are in the cellar": on the floor the word names

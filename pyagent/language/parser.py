@@ -1918,6 +1918,12 @@ class Parser:
         if m is not None and isinstance(earlier, dict):
             pool: Selector | None = {k: copy.deepcopy(v) for k, v in earlier.items()
                                      if k not in ("order", "limit", "ordinal")}
+        elif m is not None and not so_far and ctx.dialogue.last_steps \
+                and ctx.dialogue.last_steps[-1].get("op") in ("count", "list", "exists") \
+                and isinstance(ctx.dialogue.last_steps[-1].get("target"), dict):
+            # "how many bedrooms has this flat got?" ... "and which one's the bigger?": of those, where they were
+            pool = {k: copy.deepcopy(v) for k, v in ctx.dialogue.last_steps[-1]["target"].items()
+                    if k not in ("order", "limit", "ordinal")}
         elif m is not None and m.group("of") and ctx.scene.it():
             pool = {"ref": "it"}  # "... and which one of those is the biggest?" after the turn before
         else:

@@ -9,9 +9,12 @@ parse time. These functions behave like ``re``'s, with caches large enough for a
 
 from __future__ import annotations
 
+import ast
+import inspect
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
+from types import ModuleType
 from typing import Any
 
 PatternLike = str | re.Pattern[str]
@@ -104,3 +107,36 @@ escape = re.escape
 compile = compiled  # noqa: A001  (the name ``re`` users expect)
 Match = re.Match
 IGNORECASE = re.IGNORECASE
+
+
+_CALLS = frozenset({"sub", "search", "match", "fullmatch", "findall", "finditer", "split", "compile", "compiled"})
+
+
+def precompile(modules: Iterable[ModuleType]) -> int:
+    """Compile ahead of first use every pattern written as a literal in a call ``re.<fn>("...", ...)`` (with
+    ``re`` this module) of these modules' source, and read its replacement template where that is a literal
+    too: a request's first use of a path then costs no compiling. Calls with flags are left to their first
+    use. Returns how many patterns were compiled."""
+    n = 0
+    for module in modules:
+        try:
+            tree = ast.parse(inspect.getsource(module))
+        except (OSError, TypeError, SyntaxError):
+            continue  # no source to read (a frozen build): each pattern is compiled on first use as before
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
+                    and node.func.attr in _CALLS and node.args and not node.keywords
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                continue
+            if node.func.attr in ("compile", "compiled") and len(node.args) > 1:
+                continue
+            try:
+                pattern = compiled(node.args[0].value)
+                if node.func.attr == "sub" and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) \
+                        and isinstance(node.args[1].value, str):
+                    template(pattern, node.args[1].value)
+            except (re.error, IndexError):
+                continue  # a pattern only ever used with flags, or not a pattern: left to its own use
+            n += 1
+    return n

@@ -10,7 +10,9 @@ purlins of the roof", "flagged as external", and ground beams; after real-111 an
 total, paint colours, "go through to", columns that "run the full height", bathroom fittings where no room is a
 bathroom, a floor finish said with a covering, the speaker's role said first, a flat's floor area, "half" for
 "have" and a word said twice, "the rooms in the cellar", "that garden door in front of me", "how about windows,
-does this room have any", "lose it, just hide it" and steel decking."""
+does this room have any", "lose it, just hide it" and steel decking; after real-113 and real-114: "which one's the
+bigger of the two" after a count, "the whole upstairs", "as got", "how much weighs ... together", a clear
+height in another language's property; and where a door goes (the room beyond it)."""
 
 from __future__ import annotations
 
@@ -430,3 +432,64 @@ def test_lose_it_then_just_hide_it_and_steel_decking(sessions: ev.Sessions) -> N
     assert r.ok, r.answer
     assert set(t.state()["selected"]) <= decking and len(t.state()["selected"]) == len(
         [e for e in t.building.elements.values() if e.id in decking])
+
+
+def test_where_a_door_goes_is_the_room_on_its_other_side(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, THREE_ROOMS, -1.2, 11.0, 1.6, yaw=270.0)
+    mine = s.do({"steps": [{"op": "list", "target": {"class": ["IfcSpace"], "room": "mine"}}]}).value
+    both = s.do({"steps": [{"op": "list", "target": {"class": ["IfcSpace"], "relations": [
+        {"rel": "connected", "of": {"class": ["IfcDoor"], "relations": [{"rel": "left"}], "limit": 1}}]}}]}).value
+    assert len(mine) == 1 and mine[0] in both and len(both) == 2
+    for said in ("where does the door on my left go", "this door here on my left, which room is on the other side "
+                 "of it?", "that door on my left, where does it go?"):
+        r = s.say(said)
+        assert r.ok, (said, r.answer)
+        assert r.value == [b for b in both if b != mine[0]], said
+
+
+# ---- after real-113 and real-114 ------------------------------------------------------------------------------
+SENSOR = "buildings/revit2022deu_sensor-versuchsstand.ifc"
+
+
+def test_which_one_is_the_bigger_of_the_two_keeps_where_they_were(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "duplex.ifc", 7.3, -13.0, 1.6, yaw=180.0)
+    mine = s.do({"steps": [{"op": "list", "target": {"class": ["IfcSpace"], "name": "Bedroom",
+                                                        "relations": [{"rel": "unit"}]}}]}).value
+    assert len(mine) == 2
+    areas = {g: s.do({"steps": [{"op": "get", "target": {"ids": [g]}, "property": "area"}]}).value for g in mine}
+    assert s.say("how many bedrooms has this flat got").value == 2
+    r = s.say("right, and which one's the bigger of the two?")
+    assert r.ok, r.answer
+    assert r.value == [max(areas, key=lambda g: areas[g])]
+
+
+def test_the_whole_upstairs_and_as_got(sessions: ev.Sessions) -> None:
+    f = ifcopenshell.open(str(ROOT / "ifc" / "AC20-FZK-Haus.ifc"))
+    upper = max(f.by_type("IfcBuildingStorey"), key=lambda st: st.Elevation)
+    s = sessions.fresh("AC20-FZK-Haus.ifc")
+    r = s.say("hide the whole upstairs so I can look down into the rooms")
+    assert r.ok, r.answer
+    hidden = set(s.state()["hidden"])
+    on_upper = {e.GlobalId for e in ifcopenshell.util.element.get_decomposition(upper)}
+    assert hidden and hidden <= on_upper | {e.id for e in s.building.elements.values() if e.storey == upper.GlobalId}
+    m = sessions.fresh(MULTIZONE)
+    assert m.say("which room as got the most windows").value == m.say("which room has got the most windows").value
+
+
+def test_how_much_weighs_all_of_them_together(sessions: ev.Sessions) -> None:
+    s = sessions.fresh("MiniProject.ifc")
+    plain = s.say("what is the total weight of the steel columns")
+    r = s.say("how much weighs all the steel columns together?")
+    assert plain.ok and r.ok, r.answer
+    assert r.value == pytest.approx(plain.value) and r.value > 0
+
+
+def test_the_clear_height_in_another_languages_property(sessions: ev.Sessions) -> None:
+    f = ifcopenshell.open(str(BUILDINGS / "revit2022deu_sensor-versuchsstand.ifc"))
+    heights = {v for sp in f.by_type("IfcSpace") for ps in ifcopenshell.util.element.get_psets(sp).values()
+               for k, v in ps.items() if k == "Lichte Höhe"}
+    assert heights
+    s = sessions.fresh(SENSOR)
+    r = s.say("what's the clear height of the room upstairs")
+    assert r.ok, r.answer
+    assert r.value in heights

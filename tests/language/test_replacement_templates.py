@@ -68,3 +68,23 @@ def test_the_phrasing_data_rewrites_every_case_as_re_would() -> None:
             for p, r in rules:
                 plain = p.sub(r, plain)
             assert ours(text) == re.sub(r"\s+", " ", plain).strip(), text
+
+
+def test_the_parsers_literal_patterns_are_compiled_ahead_of_use() -> None:
+    """``rx.precompile``: every ``re.<fn>("literal", ...)`` of the parser is in the cache afterwards."""
+    import ast
+    import inspect
+
+    from pyagent.language import parser
+
+    n = rx.precompile([parser])
+    literals = {node.args[0].value for node in ast.walk(ast.parse(inspect.getsource(parser)))
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "re" and node.args
+                and not node.keywords and node.func.attr in ("sub", "search", "match", "fullmatch")
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
+    assert n >= len(literals) > 100
+    before = rx.compiled.cache_info().hits
+    for literal in sorted(literals):
+        rx.compiled(literal)
+    assert rx.compiled.cache_info().hits - before == len(literals)  # all there already
