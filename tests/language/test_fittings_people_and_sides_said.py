@@ -37,6 +37,16 @@ def _state(s: Any) -> dict[str, Any]:
     return s.state()
 
 
+def _as_plainly(s: Any, plain: str, said: str) -> Any:
+    """The value of ``said`` in session ``s``, checked to be that of ``plain`` (the same request said plainly,
+    asked first in the same session)."""
+    first = s.say(plain)
+    r = s.say(said)
+    assert first.ok and r.ok, (said, r.answer)
+    assert r.value == pytest.approx(first.value), said
+    return r.value
+
+
 def test_semi_transparent_is_half_see_through(sessions: ev.Sessions) -> None:
     s = standing_at(sessions, "duplex.ifc", 4.0, -16.5, 1.6, yaw=90.0)
     r = s.say("Could you make all the upstairs windows semi-transparent for me?")
@@ -253,19 +263,13 @@ def test_a_colour_said_again_without_a_pause(sessions: ev.Sessions) -> None:
 
 
 def test_a_doubt_about_the_model_said_after_the_question(sessions: ev.Sessions) -> None:
-    plain = sessions.fresh(IFC_ENGINE).say("how many doors lead outside")
-    r = sessions.fresh(IFC_ENGINE).say("How many doors actually lead outside? The model says they're all external and "
-                                       "I don't buy it.")
-    assert plain.ok and r.ok, r.answer
-    assert r.value == plain.value
+    _as_plainly(sessions.fresh(IFC_ENGINE), "how many doors lead outside",
+                "How many doors actually lead outside? The model says they're all external and I don't buy it.")
 
 
 def test_the_purlins_of_the_roof_are_the_purlins(sessions: ev.Sessions) -> None:
-    s = sessions.fresh("MiniProject.ifc")
-    plain = s.say("how long are the purlins")
-    r = s.say("Tell me please, the steel purlins of the roof, how long they are?")
-    assert plain.ok and r.ok, r.answer
-    assert r.value == pytest.approx(plain.value)
+    _as_plainly(sessions.fresh("MiniProject.ifc"), "how long are the purlins",
+                "Tell me please, the steel purlins of the roof, how long they are?")
 
 
 def test_flagged_as_external_is_whether_it_is_external(sessions: ev.Sessions) -> None:
@@ -364,19 +368,13 @@ def test_the_floor_finish_of_a_room_said_with_a_covering(sessions: ev.Sessions) 
 
 
 def test_a_speaker_naming_their_role_first_and_off_this_building(sessions: ev.Sessions) -> None:
-    s = sessions.fresh("duplex.ifc")
-    plain = s.say("how many doors lead outside")
-    r = s.say("fire officer here how many doors lead outside off this building")
-    assert plain.ok and r.ok, r.answer
-    assert r.value == plain.value
+    _as_plainly(sessions.fresh("duplex.ifc"), "how many doors lead outside",
+                "fire officer here how many doors lead outside off this building")
 
 
 def test_the_floor_area_of_a_flat_is_its_rooms(sessions: ev.Sessions) -> None:
-    s = sessions.fresh("duplex.ifc")
-    rooms = s.say("what is the total area of the rooms in flat b")
-    r = s.say("What's the total floor area of flat B, all the rooms added together?")
-    assert rooms.ok and r.ok, r.answer
-    assert r.value == pytest.approx(rooms.value) and r.value > 50
+    assert _as_plainly(sessions.fresh("duplex.ifc"), "what is the total area of the rooms in flat b",
+                       "What's the total floor area of flat B, all the rooms added together?") > 50
 
 
 def test_recognisers_half_and_a_word_said_twice(sessions: ev.Sessions) -> None:
@@ -412,11 +410,8 @@ def test_the_garden_door_in_front_is_the_door_in_front(sessions: ev.Sessions) ->
 
 
 def test_how_about_windows_does_this_room_have_any(sessions: ev.Sessions) -> None:
-    s = standing_at(sessions, "AC20-FZK-Haus.ifc", 4.5, 5.0, 1.6)
-    plain = s.say("does this room have any windows")
-    r = s.say("how about windows, does this room have any")
-    assert plain.ok and r.ok, r.answer
-    assert r.value == plain.value
+    _as_plainly(standing_at(sessions, "AC20-FZK-Haus.ifc", 4.5, 5.0, 1.6), "does this room have any windows",
+                "how about windows, does this room have any")
 
 
 def test_lose_it_then_just_hide_it_and_steel_decking(sessions: ev.Sessions) -> None:
@@ -477,11 +472,8 @@ def test_the_whole_upstairs_and_as_got(sessions: ev.Sessions) -> None:
 
 
 def test_how_much_weighs_all_of_them_together(sessions: ev.Sessions) -> None:
-    s = sessions.fresh("MiniProject.ifc")
-    plain = s.say("what is the total weight of the steel columns")
-    r = s.say("how much weighs all the steel columns together?")
-    assert plain.ok and r.ok, r.answer
-    assert r.value == pytest.approx(plain.value) and r.value > 0
+    assert _as_plainly(sessions.fresh("MiniProject.ifc"), "what is the total weight of the steel columns",
+                       "how much weighs all the steel columns together?") > 0
 
 
 def test_the_clear_height_in_another_languages_property(sessions: ev.Sessions) -> None:
