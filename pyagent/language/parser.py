@@ -2371,8 +2371,10 @@ class Parser:
         building's storeys stand (from the lowest storey's level to the top one's, plus one storey's height
         more), said as a height ("are taller than 11.52 meters")."""
         m = _FULL_HEIGHT.search(clause)
+        if m is None:
+            return clause
         levels = sorted(st.elevation for st in self.building.storeys)
-        if m is None or len(levels) < 2:
+        if len(levels) < 2:
             return clause
         full = levels[-1] - levels[0] + (levels[-1] - levels[-2])
         be = "" if m.group("that") else "are "
@@ -3118,10 +3120,11 @@ def _value_corrected_once(t: str) -> str:
     compass = r"(?:on |to |at )?(?:the )?(?:north|south|east|west)(?:ern)?(?: side| end| facade| front)?"
     for kind in (colour, length, side, storey, number, compass):
         if re.fullmatch(kind, val):
+            said_as = kind
             if kind == side:  # "hide the door on my right, no, my left": the side word alone in its place
-                kind = r"left|right|(?:anti|counter)?clockwise"
+                said_as = r"left|right|(?:anti|counter)?clockwise"
                 val = re.sub(r"^(to|on)? ?(the|my) ", "", val)
-            said = list(re.finditer(rf"\b(?:{kind})\b", req))
+            said = list(re.finditer(rf"\b(?:{said_as})\b", req))
             if said:
                 last = said[-1]
                 return req[:last.start()] + val + req[last.end():]

@@ -21,9 +21,11 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     ids = ex.targets(ctx, step["target"], allow_empty=True)
     n = _counted(ex, ids, step["target"])
     noun = noun_for(step["target"], n)
-    classes = {ex.building.elements[g].ifc_class for g in ids if g in ex.building.elements}
-    if len(classes) == 1 and not any(k in step["target"] for k in ("class", "kind", "name")):
-        noun = noun_for({"class": sorted(classes)}, n)  # "how many?" after "are there windows behind me": windows
+    if ids and not any(k in step["target"] for k in ("class", "kind", "name")):
+        # "how many?" after "are there windows behind me": windows, where all that was counted is of one class
+        classes = {ex.building.elements[g].ifc_class for g in ids if g in ex.building.elements}
+        if len(classes) == 1:
+            noun = noun_for({"class": sorted(classes)}, n)
     by_class = _by_class(ex, ids, step["target"])
     if by_class:  # "how many doors and windows": each said, rather than where they all are
         where = say("count_on_storey", storey=step["target"]["storey"]) if step["target"].get("storey") else ""
