@@ -223,6 +223,33 @@ def room_phrases(name: str, long_name: str) -> set[str]:
 _MARK = re.compile(r"(?=[\w.*/-]*[^\W\d_])(?=[\w.*/-]*\d)[\w][\w.*/-]{0,15}")
 _NOT_MARK = re.compile(r"\d+(st|nd|rd|th|m|mm|cm|f|s)?|[\d.]+")
 _TOKEN = re.compile(r"[\w.*/-]+")
+_VALUE_PART = re.compile(r"[^\W_]+")
+
+
+def looks_like_mark(token: str) -> bool:
+    """Letters and digits together, as a type mark or size is written ("M16", "HEA300", "C4"), not a number,
+    an ordinal or a length ("2nd", "30mm")."""
+    return _MARK.fullmatch(token) is not None and _NOT_MARK.fullmatch(token.lower()) is None
+
+
+def _value_marks(b: Building, name_marks: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """Marks in the text values of elements' properties that no name or type has, each with the property
+    that holds it on most elements ("M12" in "Bolt Name": "M12*40"), parts of values included."""
+    held: dict[str, dict[str, set[str]]] = {}
+    written: dict[str, str] = {}
+    for e in b.products():
+        for key, value in e.properties.items():
+            if "." in key or not isinstance(value, str) or len(value) > 64:
+                continue
+            for token in set(_TOKEN.findall(value)) | set(_VALUE_PART.findall(value)):
+                token = token.strip(".-/")
+                folded = fold(token)
+                if folded in name_marks or not _MARK.fullmatch(token) or _NOT_MARK.fullmatch(token.lower()):
+                    continue
+                held.setdefault(folded, {}).setdefault(key, set()).add(e.id)
+                written.setdefault(folded, token)
+    return {folded: (max(sorted(by_key), key=lambda k: len(by_key[k])), written[folded])
+            for folded, by_key in held.items()}
 BUILTIN_PROPERTIES = frozenset({
     "height", "width", "depth", "length", "thickness", "area", "volume", "perimeter", "surface area", "elevation",
     "name", "class", "type", "material", "color", "colour", "external", "storey", "floor", "level", "room",
@@ -258,6 +285,9 @@ class Lexicon:
     # the same squeezed ("sd 2" -> "sd2").
     marks: dict[str, str] = field(default_factory=dict)
     squeezed_marks: dict[str, str] = field(default_factory=dict)
+    # Marks found only in text property values ("M12" of a bolt's "Bolt Name" M12*40): folded -> (the
+    # property's name, the mark as the building writes it), the property holding it on most elements.
+    value_marks: dict[str, tuple[str, str]] = field(default_factory=dict)
     properties: dict[str, str] = field(default_factory=dict)  # squeezed property name -> the name
     roof_storeys: set[str] = field(default_factory=set)  # storeys that hold only the roof
     # Yes-or-no properties the building's elements carry, by the words for them ("load bearing",
@@ -385,6 +415,7 @@ class Lexicon:
                 if _MARK.fullmatch(token) and not _NOT_MARK.fullmatch(token.lower()):
                     lex.marks.setdefault(fold(token), token)
                     lex.squeezed_marks.setdefault(squeeze(token), token)
+        lex.value_marks = _value_marks(b, lex.marks)
         for bare in sorted({k.rsplit(".", 1)[-1].strip() for k in keys}):
             if bare and bare != "PredefinedType":
                 lex.properties.setdefault(squeeze(" ".join(_words(bare))), bare)

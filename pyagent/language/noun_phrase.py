@@ -22,6 +22,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError
 from lark.lexer import Lexer
 
+from pyagent.language import fast_earley
 from pyagent.language.lexicon import Lexicon, RoomEntry
 from pyagent.language.noun_phrase_tokens import NPToken, Tagger
 
@@ -88,6 +89,7 @@ class NounPhrase:
     sizes: tuple[str, ...] = ()  # "smallest" | "largest": "the small bathroom" of several
     materials: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()
+    value_marks: tuple[tuple[str, str], ...] = ()  # marks in property values: (property, value)
     name_parts: tuple[str, ...] = ()
     words_before: tuple[str, ...] = ()  # words no table knows, before the head
     words_after: tuple[str, ...] = ()  # ... after it (none of the readings below uses them)
@@ -119,9 +121,13 @@ class _TokenLexer(Lexer):
             yield Token(token.type, token)
 
 
-@lru_cache(maxsize=1)
-def grammar() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="earley", lexer=_TokenLexer, ambiguity="resolve")
+@lru_cache(maxsize=2)
+def grammar(fast: bool = True) -> Lark:
+    """The noun-phrase parser; ``fast``: with fast_earley's predictor and completer (the same trees)."""
+    lark = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="earley", lexer=_TokenLexer, ambiguity="resolve")
+    if fast:
+        fast_earley.speed_up(lark)
+    return lark
 
 
 @lru_cache(maxsize=4096)
@@ -271,6 +277,10 @@ class _ToNounPhrase(Transformer[Token, Any]):
 
     def head(self, items: list[Token]) -> Head:
         head = _head(_np(items[-1]))
+        if len(items) == 2 and head.kind == "things" and _np(items[0]).type in ("CLASS", "KIND"):
+            # "the wall elements", "the steel members": walls (the word for things says nothing more)
+            noun = _head(_np(items[0]))
+            return Head(noun.kind, f"{noun.text} {head.text}", noun.value, head.plural)
         if len(items) == 2:  # "the roof battens": battens, said with the noun before them
             return Head(head.kind, head.text, head.value, head.plural, noun_before=_np(items[0]).text)
         return head
@@ -373,7 +383,8 @@ def _collect(items: list[Any], tokens: list[NPToken]) -> NounPhrase:
         sides=tuple(bool(t.value) for t in fields.get("sides", [])),
         sizes=tuple(str(t.value) for t in fields.get("sizes", [])),
         materials=tuple(str(t.value) for t in fields.get("materials", [])),
-        marks=tuple(str(t.value) for t in fields.get("marks", [])),
+        marks=tuple(str(t.value) for t in fields.get("marks", []) if not isinstance(t.value, tuple)),
+        value_marks=tuple(t.value for t in fields.get("marks", []) if isinstance(t.value, tuple)),
         name_parts=tuple(str(t.value) for t in fields.get("name_parts", [])),
         words_before=tuple(before),
         words_after=tuple(after),

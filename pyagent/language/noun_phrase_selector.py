@@ -14,7 +14,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
-from pyagent.language.lexicon import COMPASS_WORDS, NAME_WORDS
+from pyagent.language.lexicon import COMPASS_WORDS, NAME_WORDS, looks_like_mark
 from pyagent.language.noun_phrase import Head, NounPhrase, Relation
 from pyagent.language.noun_phrase_tokens import SELECTION_PHRASES
 from pyagent.language.units import length_units
@@ -120,7 +120,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         if phrase.storeys and not _storey_into(listed_sel, phrase, parser, ctx):
             return None
         return listed_sel
-    if len(phrase.rooms) > 1 or len(phrase.storeys) > 1 or len(phrase.marks) > 1:
+    if len(phrase.rooms) > 1 or len(phrase.storeys) > 1 or len(phrase.marks) + len(phrase.value_marks) > 1:
         raise NotCovered("more than one room, storey or mark")
     if phrase.head is None and phrase.words_before and not phrase.rooms:
         raise NotCovered("unknown words with no head")
@@ -151,7 +151,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             sel["except"] = ex
     if phrase.head is not None and phrase.head.kind == "house":  # "the whole building (except the roof)"
         if phrase.rooms or phrase.storeys or phrase.relations or phrase.comparisons or phrase.name or phrase.marks \
-                or phrase.numbers or phrase.superlatives or phrase.sides or phrase.compass or phrase.words_before:
+                or phrase.value_marks or phrase.numbers or phrase.superlatives or phrase.sides or phrase.compass \
+                or phrase.words_before:
             raise NotCovered("the house with other words")
         return sel
 
@@ -196,6 +197,14 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         sel["name"] = phrase.name.strip()
     if phrase.marks and "name" not in sel:
         sel["name"] = phrase.marks[0]
+    for key, held in phrase.value_marks:  # "the M12 bolts": those whose "Bolt Name" holds M12
+        sel.setdefault("where", []).append({"key": key, "cmp": "contains", "value": held})
+    if "name" not in sel and not phrase.value_marks and head is not None and head.kind == "class":
+        # "the M16 bolts" where nothing is marked so: kept as a name, so that the answer says there is none
+        # instead of picking every bolt
+        said_mark = next((w for w in phrase.words_before if looks_like_mark(w)), None)
+        if said_mark is not None:
+            sel["name"] = said_mark
     if phrase.name_parts:
         part = phrase.name_parts[0]
         side_word = parser.noun_phrases.tagger.closed.get((part.split()[0],), ("", None))

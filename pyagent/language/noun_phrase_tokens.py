@@ -297,6 +297,12 @@ class Tagger:
                 member = NPToken("KIND", token.text, token.value, token.plural or out[i + 2].text.endswith("s"))
                 out[i:i + 3] = [out[i + 1], member]
                 break
+        for i, token in enumerate(out[:-1]):
+            # "the bolt groups", "the steel members": the class said with a word for its pieces
+            if token.type in ("CLASS", "KIND") and out[i + 1].type == "WORD" and out[i + 1].text in _UNIT_WORDS:
+                out[i:i + 2] = [NPToken(token.type, f"{token.text} {out[i + 1].text}", token.value,
+                                        out[i + 1].text.endswith("s"))]
+                break
         # a room word that is also a kind of fitting here, said with such a thing ("the bath and the
         # shower"): the fitting
         for i, token in enumerate(out):
@@ -505,6 +511,8 @@ class Tagger:
         over the words it looks like."""
         if fold(word) in self.lex.marks and (word,) not in self.closed:
             return NPToken("MARK", word, self.lex.marks[fold(word)])
+        if fold(word) in self.lex.value_marks and (word,) not in self.closed and (word,) not in self.building:
+            return NPToken("MARK", word, self.lex.value_marks[fold(word)])  # (property, value)
         return None
 
     def _mark_apart(self, words: list[str], i: int) -> NPToken | None:

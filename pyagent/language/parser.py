@@ -41,6 +41,7 @@ from pyagent.language.lexicon import (
     Lexicon,
     ascii_fold,
     fold,
+    squeeze,
 )
 from pyagent.language.noun_phrase import NounPhraseReader
 from pyagent.language.noun_phrase_selector import NotCovered, selector_of
@@ -180,7 +181,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(\w+)'s (it|that|this|the|there)\b", r"\1 is \2", t)
     t = re.sub(r"\b(\w+)'s (in the way|just clutter|clutter|not needed|distracting)\b", r"\1 is \2", t)
     t = re.sub(r"(\d),(\d)", r"\1.\2", t)
-    t = spoken_numbers.unglued(t)  # 2m -> 2 m, 90° -> 90 °, 1stfloor -> 1 st floor
+    t = spoken_numbers.unglued(t)  # 2m -> 2 m, 90° -> 90 °, 1stfloor -> 1st floor
     t = re.sub(r"(?<!\w)'em\b", "them", t)  # "hide 'em"
     t = re.sub(r"\s[-–—]+\s", " , ", t)  # "columns - what section are they?": a pause
     t = re.sub(r"[?!;]|:(?!\d\d)", " , ", t)  # keep clock times (15:00)
@@ -587,12 +588,31 @@ class Parser:
             return t
         return "and in " + re.sub(r"^(the|those|these|my|our|both)( the)? (\d+|both) ", r"\1 ", m.group("np"))
 
+    def _topic_without_comma(self, t: str) -> str | None:
+        """"that long window in front of me how wide is it" (a recogniser writes no comma): the topic and the
+        question about it apart, where the words before the question are a noun phrase and the question takes
+        it up with a pronoun; None otherwise."""
+        if not re.match(r"(and )?(the|that|this|those|these|my) ", t):
+            return None
+        for m in re.finditer(r" (?=(how|what|which|where|is|are|does|do|can|could|would|will|paint|colou?r|hide|"
+                             r"show|select|make|move|delete|remove|turn|give|tell)\b)", t):
+            topic, rest = t[:m.start()], t[m.end():]
+            if _PRONOUN.search(rest) is None or len(topic.split()) < 2:
+                continue
+            if self.noun_phrases.read(re.sub(r"^and ", "", topic)) is not None:
+                return f"{topic} , {rest}"
+        return None
+
     def _topicalised(self, t: str) -> str:
         """A noun phrase said first and taken up by a pronoun after a comma ("the window on my left, how
         high is it?", "the sliding doors behind me, paint them green", "the window on my right, which one
         is the nearest"): the phrase put where the pronoun stands; any other utterance as it is."""
         # "the living room, how many windows does it get, I want loads of light in there", "that window, how wide is
         # it, wondering if a desk would fit under it": without what is said after the question only to say why
+        if " , " not in t:
+            said = self._topic_without_comma(t)
+            if said is not None:
+                return self._topicalised(said)
         parts = t.split(" , ")
         while len(parts) > 1 and phrasing.is_aside(parts[-1]):
             parts.pop()
@@ -1138,7 +1158,29 @@ class Parser:
         if sel is None:
             return None
         sel.pop("limit", None)
-        return [{"op": "count", "target": sel}]
+        return [self.count_step(sel, np_text)]
+
+    def count_step(self, sel: Selector, np_text: str) -> Step:
+        """How many of the things ``np_text`` names: the number of elements ``sel`` picks or, where the
+        building's elements say how many of those things each holds (a bolt group's "Bolt count", "Number of
+        Bolts"), the total of that."""
+        key = self._how_many_property(np_text)
+        if key is not None:
+            return {"op": "aggregate", "target": sel, "property": key, "fn": "total"}
+        return {"op": "count", "target": sel}
+
+    def _how_many_property(self, np_text: str) -> str | None:
+        phrase = self.noun_phrases.read(self.counted(np_text))
+        if phrase is None or phrase.head is None or phrase.head.kind != "class" or not phrase.head.plural:
+            return None
+        noun, said = str(phrase.head.value[0]), fold(phrase.head.text)
+        if said != plural_noun(noun):  # "bolt groups": the groups
+            return None
+        for name in (f"{noun} count", f"{said} count", f"number of {said}", f"count of {said}", f"no of {said}"):
+            key = self.lex.properties.get(squeeze(name))
+            if key is not None:
+                return key
+        return None
 
     def counted(self, np_text: str) -> str:
         """What "how many" counts, in the plural: "how many bathroom has this house" (a noun said in the

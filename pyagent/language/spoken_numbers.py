@@ -106,6 +106,7 @@ def number_in(phrase: str, languages: tuple[str, ...] = ("en",)) -> int | None:
 
 def unglued(text: str) -> str:
     """Numbers parted from the letters after them, as the parser reads them: "2m" -> "2 m", and an ordinal
-    glued to its noun "1stfloor" -> "1 st floor" (also how a storey named "1stFloor" is said)."""
+    glued to its noun "1stfloor" -> "1st floor" (also how a storey named "1stFloor" is said); an ordinal's
+    own ending stays on it ("the 2nd floor")."""
     text = re.sub(r"\b(\d+)(st|nd|rd|th)(?=[a-z])", r"\1\2 ", text)
-    return re.sub(r"(?<=\d)(?=[a-z°²³])", " ", text)
+    return re.sub(r"(?<=\d)(?!(?:st|nd|rd|th)\b)(?=[a-z°²³])", " ", text)

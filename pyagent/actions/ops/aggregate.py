@@ -39,6 +39,13 @@ def quantity_of(ex: Executor, ids: list[str], prop: str) -> tuple[str, list[tupl
     return best
 
 
+def _shown(value: float, unit: str) -> str:
+    """A figure as said: a count of things ("Bolt count") whole, a measure to two decimals."""
+    if not unit and float(value).is_integer():
+        return str(int(value))
+    return f"{value:.2f} {unit}".strip()
+
+
 def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, list[str]]:
     ids = [g for g in ex.targets(ctx, step["target"]) if g in ex.building.elements]
     if not ids:
@@ -57,13 +64,13 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
     noun = noun_for(step["target"], len(known))
     if fn in ("total", "average"):
         value = sum(values) if fn == "total" else sum(values) / len(values)
-        shown = f"{value:.2f} {unit}".strip()
+        shown = _shown(value, unit)
         answer = say(f"aggregate_{fn}", prop=words, n=len(known), noun=noun, shown=shown)
         return round(value, 4), answer + note, [g for g, _ in known]
     extreme = max(values) if fn == "max" else min(values)
     tol = max(abs(extreme) * TIE_REL, 1e-6)
     holders = [g for g, v in known if abs(v - extreme) <= tol]
-    shown = f"{extreme:.2f} {unit}".strip()
+    shown = _shown(extreme, unit)
     what = join_distinct([ex.label(g) for g in holders])
     key = f"aggregate_{fn}_one" if len(holders) == 1 else f"aggregate_{fn}_tied"
     answer = say(key, prop=words, n=len(known), noun=noun, what=what, shown=shown, k=len(holders))
