@@ -19,7 +19,7 @@ import numpy as np
 from pyagent.actions import places
 from pyagent.actions.bounds import Bounds
 from pyagent.actions.executor import ExecResult, Executor
-from pyagent.actions.selectors import Context
+from pyagent.actions.selectors import Context, storey_at_pose
 from pyagent.actions.state import SceneState
 from pyagent.language.dialogue import Dialogue
 from pyagent.language.scene_view import SceneView
@@ -300,7 +300,8 @@ class SessionView:
         return None
 
     def user_storey(self) -> str | None:
-        storey = self._s.spatial.storey_of_point(float(self._s.pose.position[2]))
+        s = self._s
+        storey = storey_at_pose(s.building, s.graph, s.spatial, s.pose)
         return storey.id if storey is not None else None
 
     def user_room(self) -> str | None:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from pyagent.actions.state import SceneState
+from pyagent.language.building_words import GLOSSARY
 from pyagent.model import OUTSIDE, Building, Element, Pose, Storey
 from pyagent.review.sections import cut_away
 from pyagent.scenegraph import SceneGraph
@@ -65,6 +66,22 @@ class SelectionError(Exception):
     """The selector cannot be resolved; the message is for the user."""
 
 
+def storey_at_pose(building: Building, graph: SceneGraph, spatial: SpatialIndex, pose: Pose) -> Storey | None:
+    """The storey the user stands on: the highest floor level at or below their feet, unless the room at their
+    feet belongs to a storey below that one (a file whose roof storey sits 10 cm under the upper rooms'
+    floors: the user in an upper room is on the upper floor, not on the roof)."""
+    storey = spatial.storey_of_point(float(pose.position[2]))
+    if storey is None:
+        return None
+    feet = pose.position.copy()
+    feet[2] -= EYE_HEIGHT - 0.5
+    room = graph.room_at(feet)
+    own = building.storey(building.elements[room].storey) if room in building.elements else None
+    if own is not None and own.id != storey.id and own.elevation < storey.elevation:
+        return own
+    return storey
+
+
 @dataclass
 class Context:
     building: Building
@@ -82,7 +99,7 @@ class Context:
         return self.state.pose
 
     def user_storey(self) -> Storey | None:
-        return self.spatial.storey_of_point(float(self.pose.position[2]))
+        return storey_at_pose(self.building, self.graph, self.spatial, self.pose)
 
     def user_room(self) -> str | None:
         """The room the user stands in: the one at their feet (a gallery or a second level within one storey),
@@ -468,7 +485,11 @@ class Resolver:
                 rows = rows[of_class[rows]]
             else:  # the file has none of the class: what its names call so ("Roofplate" typed slabs for the roof)
                 noun = class_noun(sel["class"][0])
+                every = rows
                 rows = kind_rows(els, ids, rows, noun) if sel["class"][0] not in _NOT_BY_NAME else rows[:0]
+                other = GLOSSARY.get(noun)
+                if not len(rows) and other and sel["class"][0] not in _NOT_BY_NAME:
+                    rows = kind_rows(els, ids, every, other)  # "the walls" of a file whose panels are named WAND
                 # ... but not things of a class named otherwise ("Roof Window" is a window, not the roof)
                 rows = rows[~sp.class_mask(_NAMED_OTHERWISE - frozenset(sel["class"]))[rows]]
                 if not len(rows) and sel["class"] == ["IfcRoof"]:

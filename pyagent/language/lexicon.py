@@ -19,6 +19,7 @@ from pyagent.language.building_words import ABBREVIATIONS, PROPERTY_WORDS, Build
 from pyagent.language.spoken_numbers import unglued
 from pyagent.language.storey_ordinals import roof_storeys
 from pyagent.language.units import length_units
+from pyagent.language.wording import meaning_of
 from pyagent.model import Building
 from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words, names_kind
 
@@ -289,6 +290,7 @@ class Lexicon:
     # property's name, the mark as the building writes it), the property holding it on most elements.
     value_marks: dict[str, tuple[str, str]] = field(default_factory=dict)
     properties: dict[str, str] = field(default_factory=dict)  # squeezed property name -> the name
+    classes_present: set[str] = field(default_factory=set)  # IFC classes of its elements, wholes and types
     roof_storeys: set[str] = field(default_factory=set)  # storeys that hold only the roof
     # Yes-or-no properties the building's elements carry, by the words for them ("load bearing",
     # "loadbearing", "structural" -> "LoadBearing"); longest first.
@@ -370,6 +372,14 @@ class Lexicon:
                 for alias, target in ROOM_WORD_ALIASES.items():
                     if target == word and alias not in room_said:
                         lex.storeys.setdefault(alias, st.id)
+            # a storey whose name means a room word's floor ("Dachgeschoss": the attic floor, wording.json):
+            # "in the attic" where no room is called so
+            meaning = meaning_of(st.name.strip()) or ""
+            if meaning.endswith(" floor"):
+                core = meaning[: -len(" floor")]
+                if (core in ROOM_SYNONYMS or core in ROOM_WORD_ALIASES) and core not in room_said:
+                    lex.storeys.setdefault(core, st.id)
+                    lex.storeys.setdefault(meaning, st.id)
         lex.roof_storeys = roof_storeys(b)
         # Kinds present in the building (texts: the products' names and types, read above).
         for kind, words in KIND_WORDS.items():
@@ -395,6 +405,7 @@ class Lexicon:
         lex.class_words = dict(CLASS_WORDS)
         present = {e.ifc_class for e in b.products()} | {e.whole_class for e in b.products() if e.whole_class} \
             | {e.type_class for e in b.products() if e.type_class}
+        lex.classes_present = {str(c) for c in present}
         for ifc_class in sorted(present):
             noun = class_name_words(ifc_class)
             if noun and noun not in lex.class_words and " " in noun:

@@ -299,7 +299,10 @@ class Tagger:
                 break
         for i, token in enumerate(out[:-1]):
             # "the bolt groups", "the steel members": the class said with a word for its pieces
-            if token.type in ("CLASS", "KIND") and out[i + 1].type == "WORD" and out[i + 1].text in _UNIT_WORDS:
+            # ("the wall panels" too, where the building has no panels of its own)
+            unit = out[i + 1]
+            if token.type in ("CLASS", "KIND") and unit.text in _UNIT_WORDS and (
+                    unit.type == "WORD" or unit.type == "CLASS" and not set(unit.value[1]) & self.lex.classes_present):
                 out[i:i + 2] = [NPToken(token.type, f"{token.text} {out[i + 1].text}", token.value,
                                         out[i + 1].text.endswith("s"))]
                 break

@@ -2406,7 +2406,23 @@ class Parser:
             # "the balcony railings" where no railing is named so and no room is a balcony: the railings
             del sel["name"]
         self._sanitary_said(sel, text, ctx)
+        self._fitting_unnamed(sel, ctx)
         return sel
+
+    @staticmethod
+    def _fitting_unnamed(sel: Selector, ctx: ParseContext) -> None:
+        """"The bath tub in the bathroom" of a file that names no fitting: the one sanitary fitting there (for a
+        tub, the biggest of them: no fitting is bigger), where no element anywhere is named as the kind."""
+        if sel.get("kind") not in _FITTING_KINDS or not (sel.get("relations") or sel.get("room")) \
+                or ctx.scene.peek(sel) or ctx.scene.peek({"kind": sel["kind"]}):
+            return
+        place = {k: v for k, v in sel.items() if k not in ("kind", "limit", "order")}
+        found = ctx.scene.peek({**place, "class": ["IfcSanitaryTerminal", "IfcFlowTerminal"]})
+        if len(found) == 1 or found and sel["kind"] == "bathtub":
+            sel.pop("kind")
+            sel.update({**place, "class": ["IfcSanitaryTerminal", "IfcFlowTerminal"]})
+            if len(found) > 1:
+                sel.update({"order": "largest", "limit": 1})
 
     def _full_height(self, clause: str) -> str:
         """"How many columns run the full height of the building": those at least nine tenths as tall as the
@@ -2813,8 +2829,13 @@ def storey_for(b: Building, mine_id: str | None, spec: str, roof_only: Collectio
     if spec == "below_or_ground":
         return (idx.get(mine.index - 1) or ground).id if mine.index > ground.index else ground.id
     if spec == "upper":
-        base = mine if mine.index > ground.index else ground
-        nxt = idx.get(base.index + 1) if base is ground else base
+        if mine.index > ground.index:
+            # upstairs already: the floor with rooms above this one ("the bathroom upstairs" from the first
+            # floor of a three-storey house), else this floor (the top of a two-storey house)
+            with_rooms = {e.storey for e in b.spaces()}
+            above = next((st for st in b.storeys if st.index > mine.index and st.id in with_rooms), None)
+            return (above or mine).id
+        nxt = idx.get(ground.index + 1)
         return nxt.id if nxt else None
     if spec == "upper2":
         nxt = idx.get(ground.index + 2)
@@ -2853,6 +2874,8 @@ _TOPIC = re.compile(r"^(?P<np>(?:(?:the|that|this|those|these|my|all the|both) )
                     r"[^,]*)$")
 #: "where is the nearest toilet from here": for a room, the way there from where one stands.
 _WHERE_FROM_HERE = re.compile(r"^where (is|are) .+ from (here|where (i am|we are)( standing| now)?)( please)?$")
+#: Kinds of sanitary fitting a file may hold as unnamed flow terminals.
+_FITTING_KINDS = frozenset({"bathtub", "shower", "toilet", "sink", "urinal", "bidet"})
 #: Changes that one thing and the things around it may both get ("..., and its chairs too").
 _CHANGES_OF_THINGS = frozenset({"hide", "show", "delete", "color", "transparency", "reset_color"})
 #: How far things "around" a thing (its chairs, its fittings) may stand from it, metres.

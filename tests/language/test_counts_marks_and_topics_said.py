@@ -4,7 +4,10 @@ sofa I'm looking at" (the one ahead), beams "running right over my head", "light
 in a property value ("the M12 bolts"), how many bolts a bolt group holds ("Bolt count"), "the bolt groups" and "the
 wall elements", "in sum", a topic and its question with no comma between, "from which material is made ...", the
 foundation walls, a partition, "can the front door be red", "r there", "..., or not?" and "does the kitchen have a
-door to ..."."""
+door to ...". After real-117 and real-118: "the wall panels" of a file whose wall panels are beams named in its own
+language (WAND), "the bigger of the two kids' bedrooms", "how far have I got to walk", "how much floor area they add
+up to" after a selection, "steal" for steel, an unnamed bath, "upstairs" from an upper floor, the storey of the room
+one stands in, "the chem lab", "the whole basement level" and "in the attic" for a storey named so."""
 
 from __future__ import annotations
 
@@ -212,3 +215,120 @@ def test_r_there_and_or_not(sessions: ev.Sessions) -> None:
         r = s.say(said)
         assert r.ok and r.program == plain.program, (said, r.answer)
     assert plain.value is False  # the kitchen opens onto the hall only
+
+
+# After real-117 and real-118.
+
+MINI = "MiniProject.ifc"
+HOM = "buildings/blenderbim_example-hom.ifc"
+BPI = "buildings/autocadarch2012_bpi-office.ifc"
+QUANTITIES = "buildings/revit2008_quantities.ifc"
+JASMIN = "buildings/archicad9_jasmin-sun.ifc"
+SMILEY = "buildings/archicad11_smiley-west.ifc"
+RENGA = "buildings/renga_house.ifc"
+LABS = "buildings/revit2017fra_rue-marc-antoine-petit.ifc"
+
+
+def test_the_wall_panels_of_a_file_whose_walls_are_named_in_its_language(sessions: ev.Sessions) -> None:
+    # MiniProject's precast wall panels are beams named WAND (Dutch "wall"); it has no IfcWall
+    s = standing_at(sessions, MINI, 22.0, 8.0, 1.6, yaw=90.0)
+    wand = {e.id for e in s.building.elements.values() if "WAND" in e.name.upper() and e.has_geometry}
+    assert wand and not any(e.ifc_class.startswith("IfcWall") for e in s.building.elements.values())
+    panels = {g for g in wand if s.building.elements[g].ifc_class == "IfcBeam"}
+    r = s.say("how many wall panels are in this model")
+    assert r.ok and r.value == len(panels) > 50, r.answer
+    assert s.say("ok isolate those").ok
+    visible = set(s.building.elements) - set(s.state()["hidden"])
+    assert {g for g in visible if s.building.elements[g].has_geometry} <= wand
+
+
+def test_the_bigger_of_the_two_kids_bedrooms(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, HOM, 6.3, 5.7, 4.475, yaw=180.0)
+    kids = [sp for sp in s.building.spaces() if "child" in sp.name.lower() or "child" in sp.long_name.lower()]
+    assert len(kids) == 2
+    r = s.say("let's drop a bed into the bigger of the two kids' bedrooms")
+    assert r.ok, r.answer
+    biggest = max(kids, key=lambda sp: sp.quantities.get("area", 0.0) or
+                  float((sp.bbox_max[0] - sp.bbox_min[0]) * (sp.bbox_max[1] - sp.bbox_min[1])))
+    assert biggest.name in r.answer or biggest.long_name in r.answer
+    assert s.say("put a bed in the smaller one of the kids bedrooms").ok
+
+
+def test_how_far_have_i_got_to_walk(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, BPI, 85.8, 43.0, 1.6, yaw=90.0)
+    plain = s.say("how far do i have to walk to the loo")
+    r = s.say("how far have i got to walk to the loo from here")
+    assert plain.ok and r.ok and r.program == plain.program and r.value == pytest.approx(plain.value), r.answer
+
+
+def test_how_much_floor_area_they_add_up_to_after_a_selection(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, QUANTITIES, -5.2, 0.0, 1.6)
+    r = s.say("select the three small offices and tell me how much floor area they add up to")
+    assert r.ok, r.answer
+    selected = s.state()["selected"]
+    assert len(selected) == 3
+    assert r.value == pytest.approx(sum(s.building.elements[g].quantities["area"] for g in selected), abs=0.01)
+
+
+def test_steal_is_steel(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, MINI, 5.5, 6.0, 1.6)
+    plain = s.say("what is the column on my right made of")
+    r = s.say("is the column on my right steal or concrete")
+    assert r.ok and r.value == plain.value and "STEEL" in str(r.value).upper(), r.answer
+
+
+def test_an_unnamed_bath_is_the_fitting_in_the_bathroom(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, JASMIN, 6.0, 1.5, 4.5, yaw=180.0)
+    (bath_room,) = [sp for sp in s.building.spaces() if sp.long_name == "Bad"]
+    fittings = [e.id for e in s.building.elements.values()
+                if e.ifc_class == "IfcFlowTerminal" and e.room == bath_room.id]
+    assert len(fittings) == 1 and not s.building.elements[fittings[0]].name
+    r = s.say("colour the bath tub in the bathroom light blue")
+    assert r.ok, r.answer
+    assert set(s.state()["colors"]) == set(fittings)
+
+
+def test_upstairs_from_an_upper_floor_is_the_floor_above(sessions: ev.Sessions) -> None:
+    # house 3 of the terrace, standing on 1.OG: the bathroom upstairs is the one on 2.OG
+    s = standing_at(sessions, SMILEY, 17.0, 4.5, 4.13, yaw=270.0)
+    here = s.building.storey(s.building.elements[s.view().user_room()].storey)
+    r = s.say("take me to the bathroom up stairs")
+    assert r.ok, r.answer
+    now = s.building.storey(s.building.elements[s.view().user_room()].storey)
+    assert now.elevation > here.elevation
+
+
+def test_the_storey_of_the_room_one_stands_in(sessions: ev.Sessions) -> None:
+    # the roof storey sits 10 cm below the upper rooms' floors: standing in an upper room is the upper floor
+    s = standing_at(sessions, RENGA, -2.0, -3.0, 5.05)
+    room = s.building.elements[s.view().user_room()]
+    r = s.say("How many windows are there up here on this floor?")
+    assert r.ok, r.answer
+    assert r.program["steps"][0]["target"]["storey"] == s.building.storey(room.storey).name
+    windows = [e for e in s.building.elements.values() if e.ifc_class == "IfcWindow" and e.storey == room.storey]
+    assert r.value == len(windows) > 0
+
+
+def test_the_chem_lab(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, LABS, 10.0, 10.0, 1.6)
+    assert s.say("take me to the chem lab").ok
+    assert s.building.elements[s.view().user_room()].long_name == "CHIMIE"
+
+
+def test_the_whole_basement_level_and_the_attic(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/archicad11_smiley-west.ifc", 17.0, 4.5, 4.13, yaw=270.0)
+    plain = s.say("hide the basement")
+    s2 = standing_at(sessions, "buildings/archicad11_smiley-west.ifc", 17.0, 4.5, 4.13, yaw=270.0)
+    r = s2.say("hide the whole basement level please")
+    assert plain.ok and r.ok and r.program == plain.program, r.answer
+    assert set(s2.state()["hidden"]) == set(s.state()["hidden"])
+
+
+@needs_real
+def test_in_the_attic_is_the_storey_named_for_it(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "real/allplan_Smiley-West_IFC2X.ifc", 11.0, 4.5, 1.78, yaw=90.0)
+    r = s.say("how many rooms are in the attic")
+    assert r.ok, r.answer
+    (attic,) = [st for st in s.building.storeys if st.name == "Dachgeschoss"]
+    assert r.program["steps"][0]["target"]["storey"] == attic.name
+    assert r.value == sum(1 for sp in s.building.spaces() if sp.storey == attic.id)
