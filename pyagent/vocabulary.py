@@ -98,7 +98,7 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
                          "welfsel", "gewelf", "hohldiele", "hohlplatte", "hohldecke", "dalle alvéolée", "alveolaire",
                          "alveolar"),
     "double tee": ("double tee", "double-tee", "double t", "tt slab", "tt-plaat", "ttplaat", "tt", "pi slab",
-                   "dalle tt", "ta plaat"),
+                   "dalle tt", "ta plaat", "double tee slab", "double-tee slab", "double tee unit", "double t slab"),
     "downpipe": ("downpipe", "down pipe", "rainwater pipe", "rain water pipe", "drainpipe", "downspout", "fallrohr",
                  "regenfallrohr", "regenpijp", "afloop", "hemelwaterafvoer", "descente", "bajante", "pluviale"),
     "decking": ("decking", "steel decking", "steel deck", "steeldeck", "metal decking", "metal deck", "metaldeck",

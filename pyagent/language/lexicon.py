@@ -20,7 +20,7 @@ from pyagent.language.spoken_numbers import unglued
 from pyagent.language.storey_ordinals import roof_storeys
 from pyagent.language.units import length_units
 from pyagent.language.wording import meaning_of
-from pyagent.model import Building
+from pyagent.model import OUTSIDE, Building
 from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words, names_kind
 
 COLOURS: dict[str, tuple[float, float, float]] = {
@@ -291,6 +291,7 @@ class Lexicon:
     value_marks: dict[str, tuple[str, str]] = field(default_factory=dict)
     properties: dict[str, str] = field(default_factory=dict)  # squeezed property name -> the name
     classes_present: set[str] = field(default_factory=set)  # IFC classes of its elements, wholes and types
+    class_properties: dict[str, set[str]] = field(default_factory=dict)  # IFC class -> its elements' properties
     roof_storeys: set[str] = field(default_factory=set)  # storeys that hold only the roof
     # Yes-or-no properties the building's elements carry, by the words for them ("load bearing",
     # "loadbearing", "structural" -> "LoadBearing"); longest first.
@@ -313,6 +314,12 @@ class Lexicon:
                 continue  # "the toilet" where there are toilets (fittings) but no toilet rooms: the fitting
             if word not in phrases and other in phrases:
                 phrases[word] = phrases[other]
+        if "foyer" not in phrases and "reception" not in phrases:
+            # no room is named an entrance: the rooms a door to the outside opens from ("the entrance room")
+            entered = sorted({r for e in b.products() if e.ifc_class == "IfcDoor" and OUTSIDE in e.sides
+                              for r in e.sides if r != OUTSIDE and r in b.elements})
+            if entered:
+                phrases["foyer"] = entered
         for alias, target in ROOM_WORD_ALIASES.items():
             if target in phrases and alias not in phrases:
                 phrases[alias] = phrases[target]
@@ -418,6 +425,8 @@ class Lexicon:
         for e in b.products():
             texts_seen.update((e.name, e.type_name, e.object_type))
             keys.update(e.properties)
+            lex.class_properties.setdefault(e.ifc_class, set()).update(
+                k for k in e.properties if "." not in k)
         for sp in b.spaces():  # rooms' own properties ("Floor Finish")
             keys.update(sp.properties)
         for text in sorted(t for t in texts_seen if t):

@@ -178,6 +178,7 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             continue  # "how many columns have we got in here (in this hall)" in a building of no rooms: in it
         else:
             said_relations.append(r)
+    one_whole: set[int] = set()
     for r in said_relations:
         got = _relation(r, parser, ctx)
         if got is not None and got["rel"] == "connected" and not rooms_asked and head is not None:
@@ -186,8 +187,11 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
             raise NotCovered("a relation to something that names nothing here")
         if r.words in ("closest to", "nearest to") and r.anchor is not None:
             order_near_anchor = True
+        if r.rel == "part_of" and r.anchor is not None and r.anchor.head is not None and not r.anchor.head.plural \
+                and not r.anchor.quantifiers:
+            one_whole.add(len(relations))  # "in the wall": one wall, though its parts are all of it
         relations.append(got)
-    _speaker_side_to_anchor(relations, ctx)
+    _speaker_side_to_anchor(relations, ctx, one_whole)
 
     for c in phrase.comparisons:
         unit = length_units().get(c.unit or "m", 1.0)
@@ -493,15 +497,17 @@ def _anchor(phrase: NounPhrase, parser: Parser, ctx: ParseContext, each: bool = 
 _SPEAKER_SIDES = ("in_front", "behind", "left", "right")
 
 
-def _speaker_side_to_anchor(relations: list[dict[str, Any]], ctx: ParseContext) -> None:
+def _speaker_side_to_anchor(relations: list[dict[str, Any]], ctx: ParseContext, one_whole: set[int]) -> None:
     """"The thing under the window in front of me": where the thing the relation is to is one of several
-    ("the window") and the user's side is said right after it, that side picks out the window."""
+    ("the window") and the user's side is said right after it, that side picks out the window; so too the
+    whole said in the singular that parts are in ("the windows in the wall I'm looking at": that wall's)."""
     for i, r in enumerate(relations[:-1]):
         after = relations[i + 1]
         of = r.get("of")
         if not isinstance(of, dict) or after.get("rel") not in _SPEAKER_SIDES or "of" in after:
             continue
-        if of.get("limit") != 1 or any(k in of for k in ("order", "ids", "ref", "relations", "room")):
+        if (of.get("limit") != 1 and i not in one_whole) \
+                or any(k in of for k in ("order", "ids", "ref", "relations", "room")):
             continue
         if len(ctx.scene.peek({k: v for k, v in of.items() if k != "limit"})) < 2:
             continue

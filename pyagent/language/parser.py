@@ -199,8 +199,10 @@ def normalise(text: str) -> str:
     t = re.sub(rf"\bone (?=({_unit_words()}|degrees?)\b)", "1 ", t)
     t = re.sub(r"\ban? (meter|m|foot|centimeter|cm|degree)\b", r"1 \1", t)
     # "make the beams orange, no, sorry, the columns", "hide the walls... actually no, just the outside walls":
-    # a correction inside the request (before "no" and "sorry" go as fillers)
-    t = re.sub(r"\s*,\s*(actually\s*,?\s*)?no\s*,?\s*(sorry\s*,?\s*)?(i mean\s*,?\s*|i meant\s*,?\s*)?"
+    # a correction inside the request (before "no" and "sorry" go as fillers); "the kitchen walls er no the utility
+    # room walls" as a recogniser writes it, with a hesitation for the pause
+    t = re.sub(r"(\s*,\s*|\s+(?:er|erm|uh|um|uhm|ah|oh)\s*,?\s*)(actually\s*,?\s*)?no\s*,?\s*(sorry\s*,?\s*)?"
+               r"(i mean\s*,?\s*|i meant\s*,?\s*)?"
                r"((just|only)\s+)?(?=(the|all the|those|these) |(on|in|at) (the )?"
                r"((upper|lower|top|bottom|ground|first|second|third|next|other) )?(floor|level|storey)\b|upstairs\b|"
                r"downstairs\b)", " , i meant ", t)
@@ -1165,7 +1167,9 @@ class Parser:
         building's elements say how many of those things each holds (a bolt group's "Bolt count", "Number of
         Bolts"), the total of that."""
         key = self._how_many_property(np_text)
-        if key is not None:
+        carried = set().union(*(v for c, v in self.lex.class_properties.items()
+                                if c.startswith(tuple(sel.get("class") or ("-",)))))
+        if key is not None and key in carried:  # said by the things counted, not by their rooms or storeys
             return {"op": "aggregate", "target": sel, "property": key, "fn": "total"}
         return {"op": "count", "target": sel}
 
@@ -1205,7 +1209,8 @@ class Parser:
                      r"(?P<to>(the|that|this|my) .+)$", c)
         away = None
         if m is None:  # "pull the couch out from the wall by fifty centimetres": away from it
-            m = away = re.match(r"^(move|shift|push|pull|slide|nudge|drag|bring)\s+(?P<np>.+?)\s+(out |away |further )?"
+            m = away = re.match(r"^(move|shift|push|pull|slide|nudge|drag|bring)\s+(?P<np>.+?)\s+"
+                                r"((by )?(?P<n1>\d+(\.\d+)?) ?(?P<unit1>[a-z]+)\s+)?(out |away |further )?"
                                 r"(from|off) (?P<to>(the|that|this) [a-z ]+?)(\s+(by )?(?P<n>\d+(\.\d+)?) ?"
                                 r"(?P<unit>[a-z]+))?$", c)
         if m is None:
@@ -1214,11 +1219,14 @@ class Parser:
                              r"(?P<s>left|right))( me| us)?$", m.group("to"))
         if said_way is None and m.group("to").split()[-1] in ("me", "us", "you"):
             return None
-        unit = length_units().get(m.group("unit")) if m.group("unit") else 1.0
+        said_n, said_unit = m.group("n"), m.group("unit")
+        if away is not None and away.group("n1"):  # "pull the table half a metre away from the window"
+            said_n, said_unit = away.group("n1"), away.group("unit1")
+        unit = length_units().get(said_unit) if said_unit else 1.0
         sel, to = self.selector(m.group("np"), ctx), self.selector(m.group("to"), ctx)
         if unit is None or sel is None or to is None:
             return None
-        distance = float(m.group("n")) * unit if m.group("n") else DEFAULT_NUDGE_M
+        distance = float(said_n) * unit if said_n else DEFAULT_NUDGE_M
         if said_way is not None:
             d = "forward" if said_way.group("f") else "back" if said_way.group("b") else said_way.group("s")
             return [{"op": "move", "target": sel, "direction": d, "distance": round(distance, 4)}]
@@ -2407,7 +2415,24 @@ class Parser:
             del sel["name"]
         self._sanitary_said(sel, text, ctx)
         self._fitting_unnamed(sel, ctx)
+        self._material_unrecorded(sel, ctx)
         return sel
+
+    def _material_unrecorded(self, sel: Selector, ctx: ParseContext) -> None:
+        """"The cubic metres of concrete in the footings" of a file that records no material for any footing: the
+        material cannot pick among them, so the footings (a material the file does say picks as it is)."""
+        where = sel.get("where")
+        if not isinstance(where, list) or not any(w.get("key") == "material" for w in where) \
+                or not sel.get("class") or not self._narrows_to_nothing(sel, "where", ctx):
+            return
+        rest = [w for w in where if w.get("key") != "material"]
+        unfiltered = {k: v for k, v in sel.items() if k != "where"} | ({"where": rest} if rest else {})
+        els = self.building.elements
+        found = [g for g in ctx.scene.peek(unfiltered) if g in els]
+        if found and not any(els[g].materials for g in found):
+            sel.pop("where")
+            if rest:
+                sel["where"] = rest
 
     @staticmethod
     def _fitting_unnamed(sel: Selector, ctx: ParseContext) -> None:
@@ -2832,7 +2857,7 @@ def storey_for(b: Building, mine_id: str | None, spec: str, roof_only: Collectio
         if mine.index > ground.index:
             # upstairs already: the floor with rooms above this one ("the bathroom upstairs" from the first
             # floor of a three-storey house), else this floor (the top of a two-storey house)
-            with_rooms = {e.storey for e in b.spaces()}
+            with_rooms = {e.storey for e in b.spaces() if e.long_name.lower() != "roof"} - set(roof_only)
             above = next((st for st in b.storeys if st.index > mine.index and st.id in with_rooms), None)
             return (above or mine).id
         nxt = idx.get(ground.index + 1)

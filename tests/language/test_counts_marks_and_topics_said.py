@@ -7,7 +7,11 @@ foundation walls, a partition, "can the front door be red", "r there", "..., or 
 door to ...". After real-117 and real-118: "the wall panels" of a file whose wall panels are beams named in its own
 language (WAND), "the bigger of the two kids' bedrooms", "how far have I got to walk", "how much floor area they add
 up to" after a selection, "steal" for steel, an unnamed bath, "upstairs" from an upper floor, the storey of the room
-one stands in, "the chem lab", "the whole basement level" and "in the attic" for a storey named so."""
+one stands in, "the chem lab", "the whole basement level" and "in the attic" for a storey named so. After real-119
+and real-120: "next two the" and "out side", the parts "in S355 steel", concrete in footings that record no
+material, the entrance room of a file that names none, a table pulled away from a window, a plan cut "through" a
+floor, a correction after "er", "the tallest column we have got in here", "the double tee slabs", "get rid of ..., I
+only want to see ...", "the bedroom, the small one at the end" and a reason to see out after a request."""
 
 from __future__ import annotations
 
@@ -332,3 +336,97 @@ def test_in_the_attic_is_the_storey_named_for_it(sessions: ev.Sessions) -> None:
     (attic,) = [st for st in s.building.storeys if st.name == "Dachgeschoss"]
     assert r.program["steps"][0]["target"]["storey"] == attic.name
     assert r.value == sum(1 for sp in s.building.spaces() if sp.storey == attic.id)
+
+
+# After real-119 and real-120.
+
+SENSOR = "buildings/revit2022deu_sensor-versuchsstand.ifc"
+NIEDRIHA = "buildings/archicad9_niedriha.ifc"
+
+
+def test_next_two_and_out_side_as_a_recogniser_writes_them(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "AC20-FZK-Haus.ifc", 7.0, 2.5, 1.6, yaw=-90.0)
+    plain = s.say("put a sofa next to the patio door")
+    s2 = standing_at(sessions, "AC20-FZK-Haus.ifc", 7.0, 2.5, 1.6, yaw=-90.0)
+    r = s2.say("stick a sofa next two the patio door would you")
+    assert plain.ok and r.ok and r.program == plain.program, r.answer
+    gym = standing_at(sessions, "buildings/revit2020nld_gymzaal-hambakendreef.ifc", 3.0, 34.0, 1.6, yaw=90.0)
+    assert gym.say("how many doors lead directly out side").value == gym.say("how many external doors are there").value
+
+
+@needs_real
+def test_the_parts_in_a_steel_grade(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "real/tekla_CO-ST-01.ifc", 0.0, 0.0, 1.6)
+    r = s.say("there is some parts in S355 steel? which one")
+    assert r.ok, r.answer
+    grade = {e.id for e in s.building.elements.values() if any("S355" in m.upper() for m in e.materials)}
+    assert grade and set(r.value) == grade
+
+
+def test_concrete_in_footings_that_record_no_material(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/freecad_testhouse.ifc", 0.0, 0.0, 1.6)
+    footings = [e for e in s.building.elements.values() if e.ifc_class == "IfcFooting"]
+    assert footings and not any(e.materials for e in footings)
+    r = s.say("how many cubic metres of concrete are in the footings altogether")
+    assert r.ok and r.value == pytest.approx(s.say("what is the total volume of the footings").value), r.answer
+    # where the file does record materials, the material still picks
+    duplex = standing_at(sessions, "duplex.ifc", 4.0, -16.5, 1.6)
+    r = duplex.say("how many cubic metres of concrete are in the walls")
+    assert r.ok and r.program["steps"][0]["target"].get("where"), r.answer
+
+
+def test_the_entrance_room_is_the_one_a_door_to_the_outside_opens_from(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, SENSOR, 9.0, 6.5, 5.25)
+    r = s.say("take me down to the big room, sorry, the little entrance room")
+    assert r.ok, r.answer
+    room = s.building.elements[s.view().user_room()]
+    doors_out = [e for e in s.building.elements.values() if e.ifc_class == "IfcDoor" and "outside" in e.sides]
+    assert any(room.id in d.sides for d in doors_out)
+
+
+def test_pull_a_table_away_from_the_window(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, SENSOR, 9.0, 6.5, 5.25, yaw=180.0)
+    r = s.say("pull the table half a metre away from the window, it's right up against the wall")
+    assert r.ok, r.answer
+    step = r.program["steps"][0]
+    assert step["op"] == "move" and sum(v * v for v in step["delta"]) == pytest.approx(0.25)
+
+
+def test_a_plan_cut_through_a_floor_and_a_correction_after_er(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, NIEDRIHA, 5.0, 5.0, 1.6)
+    plain = s.say("give me a plan cut at 1.2 m on the ground floor")
+    r = s.say("give me a plan cut at one metre twenty through the ground floor")
+    assert plain.ok and r.ok and r.program == plain.program, r.answer
+    plain = s.say("color the utility room walls green")
+    s2 = standing_at(sessions, NIEDRIHA, 5.0, 5.0, 1.6)
+    r = s2.say("color the kitchen walls er no the utility room walls green")
+    assert plain.ok and r.ok and r.program == plain.program, r.answer
+
+
+def test_the_tallest_we_have_got_the_double_tee_slabs_and_get_rid_of_to_see(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, MINI, 22.0, 8.0, 1.6, yaw=90.0)
+    plain = s.say("how tall is the tallest column")
+    r = s.say("Right, how tall is the tallest column we have got in here?")
+    assert r.ok and r.value == plain.value, r.answer
+    assert s.say("how many windows do we have here").ok  # "do we have" stays a question
+    tees = s.say("what is the total weight of the double tees")
+    r = s.say("whats the total weight of all the double tee slabs um I need it for the crane plan")
+    assert r.ok and r.value == pytest.approx(tees.value) and r.value > 10000, r.answer
+    r = s.say("get rid of all the timber in the model, I only want to see the concrete and the steel")
+    assert r.ok and r.program["steps"][0]["op"] == "hide" and s.state()["hidden"], r.answer
+
+
+def test_the_bedroom_the_small_one_at_the_end(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/archicad20_rooftop-4zones.ifc", 14.0, -3.5, 1.6)
+    # the file spells its two bedrooms "Badroom"
+    smallest = min(sp.quantities["area"] for sp in s.building.spaces() if sp.long_name == "Badroom")
+    r = s.say("The bedroom, the small one at the end, how many square metres it has?")
+    assert r.ok and r.value == pytest.approx(smallest, abs=0.01), r.answer
+
+
+def test_a_reason_to_see_out_after_a_request(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/revit2024por_building-teste-gis.ifc", -13.6, -23.0, 4.6, yaw=-90.0)
+    r = s.say("hide the door in front of me, I want to see out onto the balcony")
+    assert r.ok and [st["op"] for st in r.program["steps"]] == ["hide"], r.answer
+    (door,) = s.state()["hidden"]
+    assert s.building.elements[door].ifc_class == "IfcDoor"
