@@ -76,8 +76,11 @@ def storey_at_pose(building: Building, graph: SceneGraph, spatial: SpatialIndex,
     feet = pose.position.copy()
     feet[2] -= EYE_HEIGHT - 0.5
     room = graph.room_at(feet)
-    own = building.storey(building.elements[room].storey) if room in building.elements else None
-    if own is not None and own.id != storey.id and own.elevation < storey.elevation:
+    el = building.elements.get(room) if room is not None else None
+    own = building.storey(el.storey) if el is not None else None
+    # (only where the room's own floor is up at that level: not a double-height room of the floor below)
+    if own is not None and el is not None and own.id != storey.id and own.elevation < storey.elevation \
+            and float(el.bbox_min[2]) >= storey.elevation - 0.3:
         return own
     return storey
 

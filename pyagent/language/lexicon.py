@@ -318,8 +318,8 @@ class Lexicon:
             # no room is named an entrance: the rooms a door to the outside opens from ("the entrance room")
             entered = sorted({r for e in b.products() if e.ifc_class == "IfcDoor" and OUTSIDE in e.sides
                               for r in e.sides if r != OUTSIDE and r in b.elements})
-            if entered:
-                phrases["foyer"] = entered
+            for said in ("entrance room", "entry room", "entrance area") if entered else ():
+                phrases.setdefault(said, entered)  # (not "foyer": the front door is looked for by that)
         for alias, target in ROOM_WORD_ALIASES.items():
             if target in phrases and alias not in phrases:
                 phrases[alias] = phrases[target]

@@ -324,7 +324,7 @@ class Parser:
         if got.program is None:
             fixed = _target_corrected(normalise(text), self._only_a_room)
             if fixed is not None:
-                again = self._parse(fixed, scene, dialogue)
+                again = self._parse(fixed, scene, dialogue, raw=text)
                 if again.program is not None:
                     return again
         if got.program is None and not got.recognised and not re.search(r"[,.;:?!]", text):
@@ -335,8 +335,9 @@ class Parser:
                     return again
         return got
 
-    def _parse(self, text: str, scene: SceneView, dialogue: Dialogue) -> ParseResult:
-        ctx = ParseContext(scene, dialogue, text)
+    def _parse(self, text: str, scene: SceneView, dialogue: Dialogue, raw: str | None = None) -> ParseResult:
+        """``raw``: the words as said, where ``text`` is a corrected reading of them (a name said as said)."""
+        ctx = ParseContext(scene, dialogue, raw or text)
         t = normalise(text)
         if not t:
             return ParseResult(None, 0.0, "nothing was said")
@@ -368,7 +369,7 @@ class Parser:
             # "colour the walls of the bathroom yellow, i meant the bedroom": a room in place of the room named
             # (the things of it kept), not the room itself coloured
             fixed = _target_corrected(t, self._only_a_room)
-            again = self._parse(fixed, scene, dialogue) if fixed is not None else None
+            again = self._parse(fixed, scene, dialogue, raw=ctx.raw) if fixed is not None else None
             if again is not None and again.program is not None:
                 if not any(st.get("target", {}).get("class") == ["IfcSpace"] for st in again.program["steps"]):
                     return again
@@ -383,7 +384,7 @@ class Parser:
         elif meant is not None and re.search(r"\bones?\b", meant.group("np")):
             # "colour the columns orange, sorry, only the concrete ones": the request on the ones meant
             fixed = _target_corrected(t, self._only_a_room)
-            again = self._parse(fixed, scene, dialogue) if fixed is not None and fixed != t else None
+            again = self._parse(fixed, scene, dialogue, raw=ctx.raw) if fixed is not None and fixed != t else None
             if again is not None and again.program is not None:
                 return again
         elif meant is not None:
@@ -2416,6 +2417,20 @@ class Parser:
         self._sanitary_said(sel, text, ctx)
         self._fitting_unnamed(sel, ctx)
         self._material_unrecorded(sel, ctx)
+        return self._these_said_before(sel, text, ctx)
+
+    @staticmethod
+    def _these_said_before(sel: Selector, text: str, ctx: ParseContext) -> Selector:
+        """"How many columns are on the second floor?" ... "show only these columns": the ones just counted or
+        listed (the things the last step was about, where they are of what is named now)."""
+        if not re.fullmatch(r"(these|those)( \d+)? [a-z]+", text.strip(" ,")) or set(sel) - {"class", "kind"}:
+            return sel
+        last = ctx.last_steps()
+        prev = (last[-1].get("target") if last else None) or {}
+        if not isinstance(prev, dict) or set(prev) <= {"class", "kind"}:
+            return sel  # nothing narrower was said before: the same things
+        if prev.get("class") == sel.get("class") and prev.get("kind") == sel.get("kind"):
+            return {"ref": "it"}
         return sel
 
     def _material_unrecorded(self, sel: Selector, ctx: ParseContext) -> None:

@@ -11,9 +11,16 @@ one stands in, "the chem lab", "the whole basement level" and "in the attic" for
 and real-120: "next two the" and "out side", the parts "in S355 steel", concrete in footings that record no
 material, the entrance room of a file that names none, a table pulled away from a window, a plan cut "through" a
 floor, a correction after "er", "the tallest column we have got in here", "the double tee slabs", "get rid of ..., I
-only want to see ...", "the bedroom, the small one at the end" and a reason to see out after a request."""
+only want to see ...", "the bedroom, the small one at the end" and a reason to see out after a request. After
+real-121 and real-122: a flat's area "counting both floors", doors "in and out of" a room, the rooms one "can get
+into directly" or that "have a door off" a hallway, "flagged as external in the model", a correction to a room named
+for a side, the office "at the far west end", "the other flat, the one on the east side", "grab", "these columns"
+after a count, "say fifty per cent", a remark before a request, columns running "up through" a level and a "count
+per floor"."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import ifcopenshell
 import ifcopenshell.util.element
@@ -430,3 +437,91 @@ def test_a_reason_to_see_out_after_a_request(sessions: ev.Sessions) -> None:
     assert r.ok and [st["op"] for st in r.program["steps"]] == ["hide"], r.answer
     (door,) = s.state()["hidden"]
     assert s.building.elements[door].ifc_class == "IfcDoor"
+
+
+# After real-121 and real-122.
+
+OFFICE5 = "buildings/revit2022_5zone-office.ifc"
+
+
+def _same(sessions: ev.Sessions, ifc: str, pose: tuple[float, float, float, float], plain: str, said: str) -> Any:
+    """``said`` gives the program and value ``plain`` gives, each in a fresh session standing at ``pose``."""
+    a = standing_at(sessions, ifc, *pose[:3], yaw=pose[3]).say(plain)
+    b = standing_at(sessions, ifc, *pose[:3], yaw=pose[3]).say(said)
+    assert a.ok and b.ok, (said, b.answer)
+    assert b.program == a.program and b.value == a.value, said
+    return b
+
+
+def test_a_flats_area_counting_both_floors(sessions: ev.Sessions) -> None:
+    r = _same(sessions, "duplex.ifc", (4.0, -16.5, 1.6, 0.0), "what is the total floor area of this flat",
+              "So, counting both floors, how much floor area has this flat actually got?")
+    assert r.program["steps"][0]["op"] == "aggregate" and r.program["steps"][0]["target"]["class"] == ["IfcSpace"]
+
+
+def test_doors_in_and_out_of_and_rooms_one_gets_into_directly(sessions: ev.Sessions) -> None:
+    _same(sessions, "buildings/blenderbim_homemaker-test.ifc", (9.0, 4.0, 1.6, 0.0),
+          "how many doors are there in this shop", "How many doors are there in and out of this shop?")
+    _same(sessions, "buildings/revit2015_samplehouse.ifc", (3.9, -0.1, 1.6, 90.0), "which rooms open off this room",
+          "From this hall, which rooms can you actually get into directly?")
+    _same(sessions, "AC20-FZK-Haus.ifc", (3.0, 4.9, 1.6, 0.0), "which rooms open off this room",
+          "Which rooms have a door off this hallway?")
+
+
+def test_flagged_as_external_in_the_model(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, OFFICE5, 0.0, 0.5, 1.6)
+    assert s.say("how many windows does the north office have?").ok
+    r = s.say("and is it flagged as external in the model")
+    assert r.ok, r.answer
+    (north,) = [sp for sp in s.building.spaces() if sp.long_name == "North office"]
+    windows = [e for e in s.building.elements.values() if e.ifc_class == "IfcWindow"
+               and (e.room == north.id or north.id in e.sides)]
+    # the file says IsExternal false for the north office's window
+    assert len(windows) == 1 and windows[0].properties.get("IsExternal") is False
+    assert r.value is False
+
+
+def test_a_correction_to_a_room_named_for_a_side(sessions: ev.Sessions) -> None:
+    # the rooms are named North, West, ... office: "the west office" said as a name is that room
+    s = standing_at(sessions, OFFICE5, 0.0, 0.5, 1.6)
+    r = s.say("Put a desk in the north office. Sorry, I meant the west office.")
+    assert r.ok and "West office" in r.answer, r.answer
+
+
+def test_the_office_at_the_far_west_end(sessions: ev.Sessions) -> None:
+    _same(sessions, OFFICE5, (0.0, 0.5, 1.6, 0.0), "take me to the office furthest west",
+          "Take me to the office at the far west end of the building.")
+    _same(sessions, OFFICE5, (0.0, 0.5, 1.6, 0.0), "take me to the office furthest west",
+          "take me to the westernmost office")
+
+
+def test_the_other_flat_on_the_east_side_and_how_big_a_flat_is(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/allplan2016_haus1-1og.ifc", 2.0, 2.0, 1.6)
+    r = s.say("How big is the other flat, the one on the east side? Leave the balcony out.")
+    assert r.ok and r.program["steps"][-1]["op"] == "aggregate", r.answer
+    assert r.program["steps"][-1]["target"]["relations"] == [{"rel": "unit", "pick": "east"}]
+
+
+def test_grab_these_columns_say_fifty_per_cent_and_a_remark_first(sessions: ev.Sessions) -> None:
+    _same(sessions, "buildings/ifcengine_example.ifc", (2.0, 3.5, 1.6, 0.0), "select the window behind me",
+          "grab the window that's behind me")
+    s = standing_at(sessions, "real/vectorworks2013_japanese_unicode.ifc", 7.0, 6.0, 1.6) \
+        if ev.real_dir() is not None else None
+    if s is not None:
+        assert s.say("how many columns are on the second floor?").ok
+        r = s.say("ok. please show only these columns, hide all other things")
+        assert r.ok and r.program == {"steps": [{"op": "isolate", "target": {"ref": "it"}}]}, r.answer
+        r = s.say("Make the roof see-through, say fifty per cent.")
+        assert r.ok and r.program["steps"][0]["alpha"] == pytest.approx(0.5), r.answer
+    t = standing_at(sessions, THREE_ROOMS, 1.5, 3.1, 1.6)
+    assert t.say("what's that coffee table made of?").ok
+    r = t.say("concrete really ha ok just hide it for now")
+    assert r.ok and r.program == {"steps": [{"op": "hide", "target": {"ref": "it"}}]}, r.answer
+
+
+def test_columns_running_up_through_a_level_and_a_count_per_floor(sessions: ev.Sessions) -> None:
+    _same(sessions, "buildings/archicad19_office-cv2.ifc", (10.0, 15.0, 1.6, 0.0), "isolate the columns on level 3",
+          "Isolate the columns that run all the way up through level three.")
+    s = standing_at(sessions, "duplex.ifc", 4.0, -16.5, 1.6)
+    r = s.say("door count per floor please")
+    assert r.ok and r.program == {"steps": [{"op": "group", "target": {"class": ["IfcDoor"]}, "by": "storey"}]}
