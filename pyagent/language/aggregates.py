@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from pyagent.language.noun_phrase_tokens import MATERIAL_WORDS
 from pyagent.vocabulary import plural_noun, singular_noun
 
 if TYPE_CHECKING:
@@ -114,7 +115,11 @@ class Aggregates:
         # one noun said in the singular ("the total office area", "the average height of the door"): all
         # of them, even where a single room of several would be chosen for "the office"
         one = re.fullmatch(r"(?:the )?(?P<w>[a-z]+)", np_text)
-        if one is not None and one.group("w") not in _PRONOUNS \
+        first = re.match(r"(?:the )?(?P<w>[a-z]+)\b", np_text)
+        if first is not None and first.group("w") in MATERIAL_WORDS:
+            # "the total weight of the steel (except the bolts)": everything of it
+            np_text = "all the " + np_text[first.start("w"):]
+        elif one is not None and one.group("w") not in _PRONOUNS \
                 and singular_noun(one.group("w")) == one.group("w") != plural_noun(one.group("w")):
             np_text = plural_noun(one.group("w"))
         sel = self.parser.selector(np_text, ctx)
@@ -139,7 +144,8 @@ class Aggregates:
             return None
         if sel.get("class") == ["IfcBuildingStorey"] and prop in ROOM_QUANTITIES:
             sel["class"] = ["IfcSpace"]  # "the total floor area of all the floors": their rooms
-        if not _has_noun(sel):
+        material_said = any(w.get("key") == "material" for w in sel.get("where") or [])
+        if not _has_noun(sel) and not material_said:  # ("the total weight of all the steel": what is of it)
             in_unit = any(r.get("rel") == "unit" for r in sel.get("relations") or [])
             if prop not in ROOM_QUANTITIES or not (sel.get("storey") or sel.get("room") or in_unit):
                 return None
@@ -159,7 +165,7 @@ class Aggregates:
                 return None
             fn = "max" if fn == "worst" else "min"
         sel = self._things(str(g["np"]), ctx)
-        if sel is None or not _has_noun(sel):
+        if sel is None or not (_has_noun(sel) or any(w.get("key") == "material" for w in sel.get("where") or [])):
             return None
         sel.pop("order", None)
         return {"op": "aggregate", "target": sel, "property": prop, "fn": fn}
@@ -217,7 +223,7 @@ class Aggregates:
         if prop is None:
             return None
         sel = self._things(str(g["np"]), ctx)
-        if sel is None or not _has_noun(sel):
+        if sel is None or not (_has_noun(sel) or any(w.get("key") == "material" for w in sel.get("where") or [])):
             return None
         sel.pop("order", None)
         return {"op": "aggregate", "target": sel, "property": prop, "fn": fn}

@@ -211,7 +211,7 @@ class CoreIntents:
         if sel is None:
             return None
         sel.pop("limit", None)
-        return self.parser.count_step(sel, np_text)
+        return {"op": "count", "target": sel}
 
 
 def sentences() -> list[tuple[str, str]]:

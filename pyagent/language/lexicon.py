@@ -76,7 +76,8 @@ STOREY_WORDS = {
     "this level": "mine", "this storey": "mine",
     "basement": "lowest", "basement floor": "lowest", "cellar floor": "lowest", "cellar storey": "lowest",
     "foundation level": "lowest", "lowest floor": "lowest", "bottom floor": "lowest",
-    "roof level": "top",
+    "roof level": "top", "floor above the ground floor": "ground_up", "storey above the ground floor": "ground_up",
+    "level above the ground floor": "ground_up", "british first floor": "ground_up",
 }
 
 
@@ -291,7 +292,6 @@ class Lexicon:
     value_marks: dict[str, tuple[str, str]] = field(default_factory=dict)
     properties: dict[str, str] = field(default_factory=dict)  # squeezed property name -> the name
     classes_present: set[str] = field(default_factory=set)  # IFC classes of its elements, wholes and types
-    class_properties: dict[str, set[str]] = field(default_factory=dict)  # IFC class -> its elements' properties
     roof_storeys: set[str] = field(default_factory=set)  # storeys that hold only the roof
     # Yes-or-no properties the building's elements carry, by the words for them ("load bearing",
     # "loadbearing", "structural" -> "LoadBearing"); longest first.
@@ -425,8 +425,6 @@ class Lexicon:
         for e in b.products():
             texts_seen.update((e.name, e.type_name, e.object_type))
             keys.update(e.properties)
-            lex.class_properties.setdefault(e.ifc_class, set()).update(
-                k for k in e.properties if "." not in k)
         for sp in b.spaces():  # rooms' own properties ("Floor Finish")
             keys.update(sp.properties)
         for text in sorted(t for t in texts_seen if t):

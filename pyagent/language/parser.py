@@ -41,7 +41,6 @@ from pyagent.language.lexicon import (
     Lexicon,
     ascii_fold,
     fold,
-    squeeze,
 )
 from pyagent.language.noun_phrase import NounPhraseReader
 from pyagent.language.noun_phrase_selector import NotCovered, selector_of
@@ -212,7 +211,7 @@ def normalise(text: str) -> str:
                r" (is|are)\b", r"how \1 \4 \3", t)
     # "this house": one house of a terrace ("on top of this one", "in front of this one": a thing said before)
     t = re.sub(r"(?<!top )(?<!side )(?<!back )(?<!front )(?<!left )(?<!right )(?<!north )(?<!south )(?<!east )"
-               r"(?<!west )\b(in|of) this (one|building|model|project)\b", " ", t)
+               r"(?<!west )\b(in|of) this (one|building|model|project|frame|structure)\b", " ", t)
     t = re.sub(r"(?:\s*,)+\s*", " , ", t)
     t = re.sub(r"\s+", " ", t).strip(" ,")
     return phrasing.rewrite(_gerund_request(t)).strip(" ,")
@@ -1161,31 +1160,7 @@ class Parser:
         if sel is None:
             return None
         sel.pop("limit", None)
-        return [self.count_step(sel, np_text)]
-
-    def count_step(self, sel: Selector, np_text: str) -> Step:
-        """How many of the things ``np_text`` names: the number of elements ``sel`` picks or, where the
-        building's elements say how many of those things each holds (a bolt group's "Bolt count", "Number of
-        Bolts"), the total of that."""
-        key = self._how_many_property(np_text)
-        carried = set().union(*(v for c, v in self.lex.class_properties.items()
-                                if c.startswith(tuple(sel.get("class") or ("-",)))))
-        if key is not None and key in carried:  # said by the things counted, not by their rooms or storeys
-            return {"op": "aggregate", "target": sel, "property": key, "fn": "total"}
-        return {"op": "count", "target": sel}
-
-    def _how_many_property(self, np_text: str) -> str | None:
-        phrase = self.noun_phrases.read(self.counted(np_text))
-        if phrase is None or phrase.head is None or phrase.head.kind != "class" or not phrase.head.plural:
-            return None
-        noun, said = str(phrase.head.value[0]), fold(phrase.head.text)
-        if said != plural_noun(noun):  # "bolt groups": the groups
-            return None
-        for name in (f"{noun} count", f"{said} count", f"number of {said}", f"count of {said}", f"no of {said}"):
-            key = self.lex.properties.get(squeeze(name))
-            if key is not None:
-                return key
-        return None
+        return [{"op": "count", "target": sel}]
 
     def counted(self, np_text: str) -> str:
         """What "how many" counts, in the plural: "how many bathroom has this house" (a noun said in the
@@ -2875,6 +2850,9 @@ def storey_for(b: Building, mine_id: str | None, spec: str, roof_only: Collectio
             with_rooms = {e.storey for e in b.spaces() if e.long_name.lower() != "roof"} - set(roof_only)
             above = next((st for st in b.storeys if st.index > mine.index and st.id in with_rooms), None)
             return (above or mine).id
+        nxt = idx.get(ground.index + 1)
+        return nxt.id if nxt else None
+    if spec == "ground_up":  # "the floor above the ground floor" (the British first floor), wherever one stands
         nxt = idx.get(ground.index + 1)
         return nxt.id if nxt else None
     if spec == "upper2":

@@ -32,7 +32,28 @@ def run(ex: Executor, ctx: Context, step: dict[str, Any]) -> tuple[Any, str, lis
         where += say("count_per_storey", parts=by_class)
     else:
         where = _where_counted(ex, ctx, ids, step["target"])
-    return n, say("count", be="is" if n == 1 else "are", n=n, noun=noun, where=where), ids
+    answer = say("count", be="is" if n == 1 else "are", n=n, noun=noun, where=where)
+    return n, answer[:-1] + _held(ex, ids, noun) + answer[-1:], ids
+
+
+def _held(ex: Executor, ids: list[str], noun: str) -> str:
+    """", 144 in all by their Bolt count": where every element counted says how many of the things named it
+    holds (a Tekla bolt group's "Bolt count"), the total of that too; "" otherwise."""
+    els = [ex.building.elements[g] for g in ids if g in ex.building.elements]
+    words = noun.lower().split()
+    if not els or not words:
+        return ""
+    thing = words[-1].rstrip("s")
+    for key in sorted(k for k in els[0].properties if "." not in k and k.lower().endswith(" count")):
+        if key.lower().split()[0].rstrip("s") != thing:
+            continue
+        values = [el.properties.get(key) for el in els]
+        numbers = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if len(numbers) == len(values):
+            total = sum(numbers)
+            if total != len(els):
+                return say("count_held", total=f"{total:g}", prop=key)
+    return ""
 
 
 def _by_class(ex: Executor, ids: list[str], sel: dict[str, Any]) -> str:
