@@ -1041,6 +1041,10 @@ class Parser:
             way = (m.group("dir") or "").strip()
             if st is not None and mine is not None and way in ("up", "down") and st.index == mine.index:
                 raise _already_on(st.name, way)
+            if st is not None and mine is not None and st.index == mine.index and np_text == "downstairs" \
+                    and mine.index > self.building.storeys[0].index:
+                # "take me downstairs" on the ground floor of a house with a cellar: down to it
+                return [{"op": "change_floor", "by": -1}]
             if st is not None:
                 return [{"op": "teleport", "target": {"class": ["IfcBuildingStorey"], "name": st.name}}]
         sel = self.selector(np_text, ctx)
@@ -3230,7 +3234,8 @@ _COVERINGS = frozenset({"IfcCovering", "IfcFlooring", "IfcCeiling", "IfcCladding
 # Parts of a building said before a kind of member ("the roof purlins", "the floor joists"): where such members
 # are, not a name, where none is named so.
 _WHERE_PARTS_GO = frozenset({"roof", "floor", "wall", "ceiling", "facade", "ground", "attic", "basement", "top",
-                             "upper", "lower", "main", "structural", "steel", "timber", "wooden", "concrete"})
+                             "upper", "lower", "main", "structural", "steel", "timber", "wooden", "concrete", "porch",
+                             "entrance", "entry", "front", "balcony", "terrace", "garden", "garage"})
 # Words after "how many of those are" that ask something other than a name ("there", "left", "open").
 _NOT_NAME_WORDS = frozenset({"there", "here", "left", "right", "open", "closed", "hidden", "visible", "shown",
                              "selected", "mine", "ours", "new", "old", "big", "small", "large", "tall", "wide",

@@ -19,7 +19,11 @@ correction to a room named for a side, the office "at the far west end", "the ot
 a level and a "count per floor". After real-123 and real-124: the total weight of all the steel, the glazing between
 two rooms, the area "of the kitchen and of the wc", "up a floor, sorry, I mean down one", a unit with all its rooms
 added up, a learner's "how much windows is", the garage door, a walk from one room to another, the nearest exit,
-"form" for from and the British first floor."""
+"form" for from and the British first floor. After real-125 and real-126: a remark without a pause, "how broad" and
+"the house door", "how many beds did they manage to fit", square metres that offices "add up to", words misheard
+("all off", "were am i", "down stairs"), downstairs from the ground floor of a house with a cellar, "the tallest
+column in here how high does it go", "the weight all together of", and porch canopies where none is named for a
+porch."""
 
 from __future__ import annotations
 
@@ -593,3 +597,46 @@ def test_form_for_from_and_the_british_first_floor(sessions: ev.Sessions) -> Non
     above = min((st for st in s.building.storeys if st.elevation > ground.elevation), key=lambda st: st.elevation)
     assert r.ok and r.program["steps"][0]["target"]["storey"] == above.name, r.answer
     _same(sessions, HOM, (6.3, 5.7, 1.6, 0.0), "how far am i from the kitchen", "how far am i form the kitchen")
+
+
+# After real-125 and real-126.
+
+SMILEY = "buildings/archicad11_smiley-west.ifc"
+
+
+def test_a_remark_without_a_pause_a_learners_broad_and_fitting_in(sessions: ev.Sessions) -> None:
+    _same(sessions, "AC20-FZK-Haus.ifc", (9.0, 2.0, 1.6, 90.0), "hide the window behind me",
+          "um hide the window behind me its way too bright")
+    _same(sessions, "AC20-FZK-Haus.ifc", (1.5, 4.9, 1.6, 180.0), "how wide is the front door",
+          "How broad is the house door?")
+    _same(sessions, "buildings/blenderbim_creative-freedom.ifc", (-0.3, 2.0, 1.6, 90.0), "how many beds are there",
+          "how many beds did they manage to fit in this place?")
+
+
+def test_square_metres_the_offices_add_up_to_and_words_misheard(sessions: ev.Sessions) -> None:
+    _same(sessions, QUANTITIES, (-5.2, 0.0, 1.6, 0.0), "what is the total area of the three small offices",
+          "how many square meters do the three small offices add up to")
+    _same(sessions, SMILEY, (18.5, 4.5, 1.35, 0.0), "hide all of the railings", "hide all off the railings for a sec")
+    _same(sessions, SMILEY, (18.5, 4.5, 1.35, 0.0), "where am i", "were am i now")
+
+
+def test_downstairs_from_the_ground_floor_of_a_house_with_a_cellar(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, SMILEY, 18.5, 4.5, 1.35)
+    ground = s.building.storey(s.view().user_storey())
+    r = s.say("take me down stairs")
+    assert r.ok and r.program == {"steps": [{"op": "change_floor", "by": -1}]}, r.answer
+    assert s.building.storey(s.view().user_storey()).elevation < ground.elevation
+
+
+def test_the_tallest_one_and_how_high_the_weight_all_together_and_the_end(sessions: ev.Sessions) -> None:
+    _same(sessions, MINI, (22.0, 8.0, 1.6, 90.0), "how tall is the tallest column",
+          "whats the tallest column in here how high does it go")
+    _same(sessions, MINI, (22.0, 8.0, 1.6, 90.0), "what is the total weight of the steel columns",
+          "Please, what is the weight all together of the steel columns? I need it for the crane.")
+
+
+def test_porch_canopies_are_the_canopies_where_none_is_named_for_a_porch(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, SMILEY, 18.5, 4.5, 1.35)
+    plain = s.say("how many canopies are over the front doors")
+    r = s.say("color the porch canopies over the front doors red")
+    assert plain.ok and r.ok and len(s.state()["colors"]) == plain.value > 0, r.answer
