@@ -23,7 +23,8 @@ added up, a learner's "how much windows is", the garage door, a walk from one ro
 "the house door", "how many beds did they manage to fit", square metres that offices "add up to", words misheard
 ("all off", "were am i", "down stairs"), downstairs from the ground floor of a house with a cellar, "the tallest
 column in here how high does it go", "the weight all together of", and porch canopies where none is named for a
-porch."""
+porch. After real-127 and real-128: columns that "hold this thing up", "the number on the window", "which floor is
+the kitchen on", "actually no, just get rid of it" and two rooms "put together"."""
 
 from __future__ import annotations
 
@@ -640,3 +641,25 @@ def test_porch_canopies_are_the_canopies_where_none_is_named_for_a_porch(session
     plain = s.say("how many canopies are over the front doors")
     r = s.say("color the porch canopies over the front doors red")
     assert plain.ok and r.ok and len(s.state()["colors"]) == plain.value > 0, r.answer
+
+
+# After real-127 and real-128.
+
+
+def test_columns_that_hold_it_up_the_number_on_a_window_and_the_storey_of_a_room(sessions: ev.Sessions) -> None:
+    _same(sessions, "buildings/archicad19_office-cv2.ifc", (10.0, 15.0, 1.6, 0.0), "how many columns are there",
+          "how many columns hold this thing up")
+    _same(sessions, "buildings/archicad19_office-cv2.ifc", (10.0, 15.0, 1.6, 0.0),
+          "what is the name of the window behind me", "whats the number on the window behind me")
+    s = standing_at(sessions, "duplex.ifc", 4.0, -16.5, 1.6)
+    r = s.say("which floor is the kitchen on")
+    assert r.ok and r.program["steps"][0]["property"] == "storey", r.answer
+
+
+def test_just_get_rid_of_it_and_two_rooms_put_together(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "buildings/revit2015_samplehouse.ifc", 1.0, 1.0, 1.6)
+    assert s.say("select the piano").ok
+    r = s.say("actually no, just get rid of it")
+    assert r.ok and r.program == {"steps": [{"op": "delete", "target": {"ref": "it"}}]}, r.answer
+    _same(sessions, "buildings/ifcengine_example.ifc", (2.0, 3.5, 1.6, 0.0),
+          "what is the total area of room 1 and room 2", "how big are room one and room two put together")
