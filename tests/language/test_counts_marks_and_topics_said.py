@@ -449,7 +449,6 @@ def test_a_reason_to_see_out_after_a_request(sessions: ev.Sessions) -> None:
 
 # After real-121 and real-122.
 
-OFFICE5 = "buildings/revit2022_5zone-office.ifc"
 
 
 def _same(sessions: ev.Sessions, ifc: str, pose: tuple[float, float, float, float], plain: str, said: str) -> Any:
@@ -477,7 +476,7 @@ def test_doors_in_and_out_of_and_rooms_one_gets_into_directly(sessions: ev.Sessi
 
 
 def test_flagged_as_external_in_the_model(sessions: ev.Sessions) -> None:
-    s = standing_at(sessions, OFFICE5, 0.0, 0.5, 1.6)
+    s = standing_at(sessions, OFFICE, 0.0, 0.5, 1.6)
     assert s.say("how many windows does the north office have?").ok
     r = s.say("and is it flagged as external in the model")
     assert r.ok, r.answer
@@ -491,15 +490,15 @@ def test_flagged_as_external_in_the_model(sessions: ev.Sessions) -> None:
 
 def test_a_correction_to_a_room_named_for_a_side(sessions: ev.Sessions) -> None:
     # the rooms are named North, West, ... office: "the west office" said as a name is that room
-    s = standing_at(sessions, OFFICE5, 0.0, 0.5, 1.6)
+    s = standing_at(sessions, OFFICE, 0.0, 0.5, 1.6)
     r = s.say("Put a desk in the north office. Sorry, I meant the west office.")
     assert r.ok and "West office" in r.answer, r.answer
 
 
 def test_the_office_at_the_far_west_end(sessions: ev.Sessions) -> None:
-    _same(sessions, OFFICE5, (0.0, 0.5, 1.6, 0.0), "take me to the office furthest west",
+    _same(sessions, OFFICE, (0.0, 0.5, 1.6, 0.0), "take me to the office furthest west",
           "Take me to the office at the far west end of the building.")
-    _same(sessions, OFFICE5, (0.0, 0.5, 1.6, 0.0), "take me to the office furthest west",
+    _same(sessions, OFFICE, (0.0, 0.5, 1.6, 0.0), "take me to the office furthest west",
           "take me to the westernmost office")
 
 
@@ -601,8 +600,6 @@ def test_form_for_from_and_the_british_first_floor(sessions: ev.Sessions) -> Non
 
 
 # After real-125 and real-126.
-
-SMILEY = "buildings/archicad11_smiley-west.ifc"
 
 
 def test_a_remark_without_a_pause_a_learners_broad_and_fitting_in(sessions: ev.Sessions) -> None:
