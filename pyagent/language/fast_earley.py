@@ -133,36 +133,44 @@ def _predict_and_complete(self: Any, i: int, to_scan: Any, columns: list[Any], t
                     items.append(new_item)
 
 
-def main() -> None:
-    """``python -m pyagent.language.fast_earley``: the noun-phrase grammar's parse time per shape of phrase,
-    Lark's own predictor against this module's, in one process (the shapes of the grammar's sample phrases,
-    read in their building, and of those phrases with one token changed, dropped or doubled)."""
-    import random
+def sample_shapes() -> list[tuple[str, ...]]:
+    """The token shapes of the noun-phrase grammar's sample phrases (data/noun_phrase_samples.yaml, accepted and
+    refused), read in the samples' building: the shapes the benchmark and the test compare the parsers on."""
     import re
-    import time
     from pathlib import Path
 
     import yaml
-    from lark.exceptions import LarkError
 
     from pyagent.language.lexicon import Lexicon
-    from pyagent.language.noun_phrase import GRAMMAR, NounPhraseReader, _TokenLexer
-    from pyagent.language.noun_phrase_tokens import NPToken
+    from pyagent.language.noun_phrase import NounPhraseReader
     from pyagent.loader import load
 
     root = Path(__file__).resolve().parents[2]
     data = yaml.safe_load((Path(__file__).parent / "data" / "noun_phrase_samples.yaml").read_text(encoding="utf-8"))
     reader = NounPhraseReader(Lexicon.build(load(str(root / data["building"])).building))
-    shapes = sorted({tuple(t.type for t in reader.tokens(" ".join(re.findall(r"[\w'.,-]+", s["say"].lower()))))
-                     for s in data["samples"] + data["refused"]} - {()})
+    return sorted({tuple(t.type for t in reader.tokens(" ".join(re.findall(r"[\w'.,-]+", s["say"].lower()))))
+                   for s in data["samples"] + data["refused"]} - {()})
+
+
+def main() -> None:
+    """``python -m pyagent.language.fast_earley``: the noun-phrase grammar's parse time per shape of phrase,
+    Lark's own predictor against this module's, in one process (the shapes of the grammar's sample phrases,
+    read in their building, and of those phrases with one token changed or doubled)."""
+    import random
+    import time
+
+    from lark.exceptions import LarkError
+
+    from pyagent.language.noun_phrase import grammar
+    from pyagent.language.noun_phrase_tokens import NPToken
+
+    shapes = sample_shapes()
     rng = random.Random(0)
     types = sorted({t for s in shapes for t in s})
     for shape in list(shapes):
         at = rng.randrange(len(shape))
         shapes += [shape[:at] + (rng.choice(types),) + shape[at + 1:], shape[:at + 1] + shape[at:]]
-    stock = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="earley", lexer=_TokenLexer, ambiguity="resolve")
-    fast = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="earley", lexer=_TokenLexer, ambiguity="resolve")
-    speed_up(fast)
+    stock, fast = grammar(fast=False), grammar()
 
     def per_shape(lark: Lark) -> float:
         t0 = time.process_time()

@@ -22,3 +22,20 @@ def standing_at(sessions: ev.Sessions, ifc: str, x: float, y: float, z: float, y
 ROOT = Path(__file__).resolve().parents[2]
 BUILDINGS = Path(__file__).resolve().parent / "buildings"
 needs_real = pytest.mark.skipif(ev.real_dir() is None, reason="the shared real buildings are not beside this checkout")
+
+#: The buildings the language tests stand in, by one name each (paths as cases write them).
+TOYO = "real/tekla_TOYO_INK_Legkezelo.ifc"
+THREE_ROOMS = "buildings/blenderbim_3rooms-heater-table.ifc"
+GRETHE = "buildings/revit2019_grethes-hus.ifc"
+FIVE_ZONE = "buildings/revit2022_5zone-office.ifc"
+MINI = "MiniProject.ifc"
+HOM = "buildings/blenderbim_example-hom.ifc"
+BPI = "buildings/autocadarch2012_bpi-office.ifc"
+QUANTITIES = "buildings/revit2008_quantities.ifc"
+JASMIN = "buildings/archicad9_jasmin-sun.ifc"
+SMILEY_ARCHICAD = "buildings/archicad11_smiley-west.ifc"
+RENGA = "buildings/renga_house.ifc"
+FRENCH_LAB = "buildings/revit2017fra_rue-marc-antoine-petit.ifc"
+SENSOR = "buildings/revit2022deu_sensor-versuchsstand.ifc"
+NIEDRIHA = "buildings/archicad9_niedriha.ifc"
+IFC_ENGINE = "buildings/ifcengine_example.ifc"

@@ -33,15 +33,28 @@ from typing import Any
 import ifcopenshell
 import ifcopenshell.util.element
 import pytest
-from lang_support import needs_real, standing_at
+from lang_support import (
+    BPI,
+    FIVE_ZONE,
+    FRENCH_LAB,
+    GRETHE,
+    HOM,
+    IFC_ENGINE,
+    JASMIN,
+    MINI,
+    NIEDRIHA,
+    QUANTITIES,
+    RENGA,
+    SENSOR,
+    SMILEY_ARCHICAD,
+    THREE_ROOMS,
+    TOYO,
+    needs_real,
+    standing_at,
+)
 
 from pyagent.language import evaluate as ev
 from pyagent.language.spoken_numbers import unglued
-
-TOYO = "real/tekla_TOYO_INK_Legkezelo.ifc"
-THREE_ROOMS = "buildings/blenderbim_3rooms-heater-table.ifc"
-GRETHE = "buildings/revit2019_grethes-hus.ifc"
-OFFICE = "buildings/revit2022_5zone-office.ifc"
 
 
 def _storey_of(s: object, said: str) -> str:
@@ -165,7 +178,7 @@ def test_in_sum_is_in_total(sessions: ev.Sessions) -> None:
 
 
 def test_a_topic_and_its_question_without_a_comma(sessions: ev.Sessions) -> None:
-    s = standing_at(sessions, OFFICE, -4.7, -5.0, 1.6, yaw=270.0)
+    s = standing_at(sessions, FIVE_ZONE, -4.7, -5.0, 1.6, yaw=270.0)
     plain = s.say("how wide is the window in front of me")
     r = s.say("that long window in front of me how wide is it")
     assert plain.ok and r.ok, r.answer
@@ -238,15 +251,6 @@ def test_r_there_and_or_not(sessions: ev.Sessions) -> None:
 
 # After real-117 and real-118.
 
-MINI = "MiniProject.ifc"
-HOM = "buildings/blenderbim_example-hom.ifc"
-BPI = "buildings/autocadarch2012_bpi-office.ifc"
-QUANTITIES = "buildings/revit2008_quantities.ifc"
-JASMIN = "buildings/archicad9_jasmin-sun.ifc"
-SMILEY = "buildings/archicad11_smiley-west.ifc"
-RENGA = "buildings/renga_house.ifc"
-LABS = "buildings/revit2017fra_rue-marc-antoine-petit.ifc"
-
 
 def test_the_wall_panels_of_a_file_whose_walls_are_named_in_its_language(sessions: ev.Sessions) -> None:
     # MiniProject's precast wall panels are beams named WAND (Dutch "wall"); it has no IfcWall
@@ -309,7 +313,7 @@ def test_an_unnamed_bath_is_the_fitting_in_the_bathroom(sessions: ev.Sessions) -
 
 def test_upstairs_from_an_upper_floor_is_the_floor_above(sessions: ev.Sessions) -> None:
     # house 3 of the terrace, standing on 1.OG: the bathroom upstairs is the one on 2.OG
-    s = standing_at(sessions, SMILEY, 17.0, 4.5, 4.13, yaw=270.0)
+    s = standing_at(sessions, SMILEY_ARCHICAD, 17.0, 4.5, 4.13, yaw=270.0)
     here = s.building.storey(s.building.elements[s.view().user_room()].storey)
     r = s.say("take me to the bathroom up stairs")
     assert r.ok, r.answer
@@ -329,7 +333,7 @@ def test_the_storey_of_the_room_one_stands_in(sessions: ev.Sessions) -> None:
 
 
 def test_the_chem_lab(sessions: ev.Sessions) -> None:
-    s = standing_at(sessions, LABS, 10.0, 10.0, 1.6)
+    s = standing_at(sessions, FRENCH_LAB, 10.0, 10.0, 1.6)
     assert s.say("take me to the chem lab").ok
     assert s.building.elements[s.view().user_room()].long_name == "CHIMIE"
 
@@ -354,9 +358,6 @@ def test_in_the_attic_is_the_storey_named_for_it(sessions: ev.Sessions) -> None:
 
 
 # After real-119 and real-120.
-
-SENSOR = "buildings/revit2022deu_sensor-versuchsstand.ifc"
-NIEDRIHA = "buildings/archicad9_niedriha.ifc"
 
 
 def test_next_two_and_out_side_as_a_recogniser_writes_them(sessions: ev.Sessions) -> None:
@@ -450,7 +451,6 @@ def test_a_reason_to_see_out_after_a_request(sessions: ev.Sessions) -> None:
 # After real-121 and real-122.
 
 
-
 def _same(sessions: ev.Sessions, ifc: str, pose: tuple[float, float, float, float], plain: str, said: str) -> Any:
     """``said`` gives the program and value ``plain`` gives, each in a fresh session standing at ``pose``."""
     a = standing_at(sessions, ifc, *pose[:3], yaw=pose[3]).say(plain)
@@ -476,7 +476,7 @@ def test_doors_in_and_out_of_and_rooms_one_gets_into_directly(sessions: ev.Sessi
 
 
 def test_flagged_as_external_in_the_model(sessions: ev.Sessions) -> None:
-    s = standing_at(sessions, OFFICE, 0.0, 0.5, 1.6)
+    s = standing_at(sessions, FIVE_ZONE, 0.0, 0.5, 1.6)
     assert s.say("how many windows does the north office have?").ok
     r = s.say("and is it flagged as external in the model")
     assert r.ok, r.answer
@@ -490,15 +490,15 @@ def test_flagged_as_external_in_the_model(sessions: ev.Sessions) -> None:
 
 def test_a_correction_to_a_room_named_for_a_side(sessions: ev.Sessions) -> None:
     # the rooms are named North, West, ... office: "the west office" said as a name is that room
-    s = standing_at(sessions, OFFICE, 0.0, 0.5, 1.6)
+    s = standing_at(sessions, FIVE_ZONE, 0.0, 0.5, 1.6)
     r = s.say("Put a desk in the north office. Sorry, I meant the west office.")
     assert r.ok and "West office" in r.answer, r.answer
 
 
 def test_the_office_at_the_far_west_end(sessions: ev.Sessions) -> None:
-    _same(sessions, OFFICE, (0.0, 0.5, 1.6, 0.0), "take me to the office furthest west",
+    _same(sessions, FIVE_ZONE, (0.0, 0.5, 1.6, 0.0), "take me to the office furthest west",
           "Take me to the office at the far west end of the building.")
-    _same(sessions, OFFICE, (0.0, 0.5, 1.6, 0.0), "take me to the office furthest west",
+    _same(sessions, FIVE_ZONE, (0.0, 0.5, 1.6, 0.0), "take me to the office furthest west",
           "take me to the westernmost office")
 
 
@@ -509,21 +509,22 @@ def test_the_other_flat_on_the_east_side_and_how_big_a_flat_is(sessions: ev.Sess
     assert r.program["steps"][-1]["target"]["relations"] == [{"rel": "unit", "pick": "east"}]
 
 
-def test_grab_these_columns_say_fifty_per_cent_and_a_remark_first(sessions: ev.Sessions) -> None:
-    _same(sessions, "buildings/ifcengine_example.ifc", (2.0, 3.5, 1.6, 0.0), "select the window behind me",
-          "grab the window that's behind me")
-    s = standing_at(sessions, "real/vectorworks2013_japanese_unicode.ifc", 7.0, 6.0, 1.6) \
-        if ev.real_dir() is not None else None
-    if s is not None:
-        assert s.say("how many columns are on the second floor?").ok
-        r = s.say("ok. please show only these columns, hide all other things")
-        assert r.ok and r.program == {"steps": [{"op": "isolate", "target": {"ref": "it"}}]}, r.answer
-        r = s.say("Make the roof see-through, say fifty per cent.")
-        assert r.ok and r.program["steps"][0]["alpha"] == pytest.approx(0.5), r.answer
+def test_grab_and_a_remark_before_a_request(sessions: ev.Sessions) -> None:
+    _same(sessions, IFC_ENGINE, (2.0, 3.5, 1.6, 0.0), "select the window behind me", "grab the window that's behind me")
     t = standing_at(sessions, THREE_ROOMS, 1.5, 3.1, 1.6)
     assert t.say("what's that coffee table made of?").ok
     r = t.say("concrete really ha ok just hide it for now")
     assert r.ok and r.program == {"steps": [{"op": "hide", "target": {"ref": "it"}}]}, r.answer
+
+
+@needs_real
+def test_these_columns_after_a_count_and_say_fifty_per_cent(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, "real/vectorworks2013_japanese_unicode.ifc", 7.0, 6.0, 1.6)
+    assert s.say("how many columns are on the second floor?").ok
+    r = s.say("ok. please show only these columns, hide all other things")
+    assert r.ok and r.program == {"steps": [{"op": "isolate", "target": {"ref": "it"}}]}, r.answer
+    r = s.say("Make the roof see-through, say fifty per cent.")
+    assert r.ok and r.program["steps"][0]["alpha"] == pytest.approx(0.5), r.answer
 
 
 def test_columns_running_up_through_a_level_and_a_count_per_floor(sessions: ev.Sessions) -> None:
@@ -614,12 +615,13 @@ def test_a_remark_without_a_pause_a_learners_broad_and_fitting_in(sessions: ev.S
 def test_square_metres_the_offices_add_up_to_and_words_misheard(sessions: ev.Sessions) -> None:
     _same(sessions, QUANTITIES, (-5.2, 0.0, 1.6, 0.0), "what is the total area of the three small offices",
           "how many square meters do the three small offices add up to")
-    _same(sessions, SMILEY, (18.5, 4.5, 1.35, 0.0), "hide all of the railings", "hide all off the railings for a sec")
-    _same(sessions, SMILEY, (18.5, 4.5, 1.35, 0.0), "where am i", "were am i now")
+    _same(sessions, SMILEY_ARCHICAD, (18.5, 4.5, 1.35, 0.0), "hide all of the railings",
+          "hide all off the railings for a sec")
+    _same(sessions, SMILEY_ARCHICAD, (18.5, 4.5, 1.35, 0.0), "where am i", "were am i now")
 
 
 def test_downstairs_from_the_ground_floor_of_a_house_with_a_cellar(sessions: ev.Sessions) -> None:
-    s = standing_at(sessions, SMILEY, 18.5, 4.5, 1.35)
+    s = standing_at(sessions, SMILEY_ARCHICAD, 18.5, 4.5, 1.35)
     ground = s.building.storey(s.view().user_storey())
     r = s.say("take me down stairs")
     assert r.ok and r.program == {"steps": [{"op": "change_floor", "by": -1}]}, r.answer
@@ -634,7 +636,7 @@ def test_the_tallest_one_and_how_high_the_weight_all_together_and_the_end(sessio
 
 
 def test_porch_canopies_are_the_canopies_where_none_is_named_for_a_porch(sessions: ev.Sessions) -> None:
-    s = standing_at(sessions, SMILEY, 18.5, 4.5, 1.35)
+    s = standing_at(sessions, SMILEY_ARCHICAD, 18.5, 4.5, 1.35)
     plain = s.say("how many canopies are over the front doors")
     r = s.say("color the porch canopies over the front doors red")
     assert plain.ok and r.ok and len(s.state()["colors"]) == plain.value > 0, r.answer
@@ -658,5 +660,5 @@ def test_just_get_rid_of_it_and_two_rooms_put_together(sessions: ev.Sessions) ->
     assert s.say("select the piano").ok
     r = s.say("actually no, just get rid of it")
     assert r.ok and r.program == {"steps": [{"op": "delete", "target": {"ref": "it"}}]}, r.answer
-    _same(sessions, "buildings/ifcengine_example.ifc", (2.0, 3.5, 1.6, 0.0),
+    _same(sessions, IFC_ENGINE, (2.0, 3.5, 1.6, 0.0),
           "what is the total area of room 1 and room 2", "how big are room one and room two put together")

@@ -5,23 +5,16 @@ token sequences (accepted and refused alike), and it is used by the parser the f
 from __future__ import annotations
 
 import random
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from lark import Lark
 from lark.exceptions import LarkError
 
 from pyagent.language import fast_earley
-from pyagent.language.lexicon import Lexicon
-from pyagent.language.noun_phrase import GRAMMAR, NounPhraseReader, grammar
+from pyagent.language.noun_phrase import GRAMMAR, grammar
 from pyagent.language.noun_phrase_tokens import NPToken
-from pyagent.loader import load
 
-REPO = Path(__file__).resolve().parents[2]
-DATA = yaml.safe_load((REPO / "pyagent" / "language" / "data" / "noun_phrase_samples.yaml").read_text(encoding="utf-8"))
 TERMINALS = sorted({name for line in GRAMMAR.read_text(encoding="utf-8").splitlines() if line.startswith("%declare")
                     for name in line.split()[1:]})
 
@@ -35,24 +28,12 @@ def _parse(lark: Lark, shape: tuple[str, ...]) -> Any:  # noqa: ANN401 - a tree 
 
 @pytest.fixture(scope="module")
 def both() -> tuple[Lark, Lark]:
-    stock = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="earley", lexer=_lexer(), ambiguity="resolve")
-    fast = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="earley", lexer=_lexer(), ambiguity="resolve")
-    assert fast_earley.speed_up(fast)
-    return stock, fast
-
-
-def _lexer() -> Any:  # noqa: ANN401 - the grammar's own token lexer class
-    from pyagent.language.noun_phrase import _TokenLexer
-
-    return _TokenLexer
+    return grammar(fast=False), grammar()
 
 
 @pytest.fixture(scope="module")
 def sample_shapes() -> list[tuple[str, ...]]:
-    reader = NounPhraseReader(Lexicon.build(load(str(REPO / DATA["building"])).building))
-    shapes = {tuple(t.type for t in reader.tokens(" ".join(re.findall(r"[\w'.,-]+", s["say"].lower()))))
-              for s in DATA["samples"] + DATA["refused"]}
-    return sorted(s for s in shapes if s)
+    return fast_earley.sample_shapes()
 
 
 def test_the_front_end_reads_with_the_fast_parser() -> None:

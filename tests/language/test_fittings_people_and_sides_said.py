@@ -22,13 +22,25 @@ import ifcopenshell
 import ifcopenshell.util.element
 import ifcopenshell.util.unit
 import pytest
-from lang_support import BUILDINGS, ROOT, standing_at
+from lang_support import (
+    BUILDINGS,
+    FIVE_ZONE,
+    FRENCH_LAB,
+    GRETHE,
+    IFC_ENGINE,
+    JASMIN,
+    RENGA,
+    ROOT,
+    SENSOR,
+    SMILEY_ARCHICAD,
+    THREE_ROOMS,
+    standing_at,
+)
 
 from pyagent.language import evaluate as ev
 
 ALLPLAN = "buildings/allplan2016_haus1-1og.ifc"
 ROOFTOP = "buildings/archicad20_rooftop-4zones.ifc"
-THREE_ROOMS = "buildings/blenderbim_3rooms-heater-table.ifc"
 MULTIZONE = "buildings/archicad18_multizone-office.ifc"
 CHINESE_DEMO = "buildings/revit2020chs_basic-demo.ifc"
 
@@ -165,11 +177,6 @@ def test_the_design_temperature_is_the_lowest_a_room_is_kept_at(sessions: ev.Ses
 
 
 # ---- after real-109 and real-110 ------------------------------------------------------------------------------
-GRETHE = "buildings/revit2019_grethes-hus.ifc"
-JASMIN = "buildings/archicad9_jasmin-sun.ifc"
-FRENCH_LAB = "buildings/revit2017fra_rue-marc-antoine-petit.ifc"
-FIVE_ZONE = "buildings/revit2022_5zone-office.ifc"
-IFC_ENGINE = "buildings/ifcengine_example.ifc"
 
 
 def test_rooms_with_a_door_opening_off_this_hallway_are_those_it_connects_to(sessions: ev.Sessions) -> None:
@@ -293,10 +300,8 @@ def test_ground_beams_are_the_foundation_beams(sessions: ev.Sessions) -> None:
 
 
 # ---- after real-111 and real-112 ------------------------------------------------------------------------------
-SMILEY_ARCHICAD = "buildings/archicad11_smiley-west.ifc"
 OFFICE_CV2 = "buildings/archicad19_office-cv2.ifc"
 CREATIVE = "buildings/blenderbim_creative-freedom.ifc"
-RENGA = "buildings/renga_house.ifc"
 
 
 def test_the_floor_area_downstairs_with_a_room_left_out(sessions: ev.Sessions) -> None:
@@ -443,7 +448,6 @@ def test_where_a_door_goes_is_the_room_on_its_other_side(sessions: ev.Sessions) 
 
 
 # ---- after real-113 and real-114 ------------------------------------------------------------------------------
-SENSOR = "buildings/revit2022deu_sensor-versuchsstand.ifc"
 
 
 def test_which_one_is_the_bigger_of_the_two_keeps_where_they_were(sessions: ev.Sessions) -> None:
