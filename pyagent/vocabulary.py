@@ -19,7 +19,7 @@ CLASS_WORDS: dict[str, tuple[str, ...]] = {
     "column": ("IfcColumn",), "pillar": ("IfcColumn",), "post": ("IfcColumn",),
     "beam": ("IfcBeam",), "girder": ("IfcBeam",),
     "railing": ("IfcRailing",), "handrail": ("IfcRailing",), "banister": ("IfcRailing",), "balustrade": ("IfcRailing",),
-    "member": ("IfcMember",), "brace": ("IfcMember",), "strut": ("IfcMember",),
+    "member": ("IfcMember",), "strut": ("IfcMember",),
     "mullion": ("IfcMember",), "transom": ("IfcMember",),
     "furniture": ("IfcFurnishingElement", "IfcFurniture"), "furnishing": ("IfcFurnishingElement", "IfcFurniture"),
     "covering": ("IfcCovering",), "ceiling": ("IfcCeiling",), "footing": ("IfcFooting",),
@@ -138,6 +138,10 @@ def names_kind(words: tuple[str, ...], text: str) -> bool:
     parts = re.findall(r"[^\W_]+", text)
     return any((w in text) if " " in w else any(p.startswith(w) or p.endswith(w) for p in parts) for w in words)
 
+
+# Kinds the executor also finds by where or how things lie when no name says them (joists under a floor, bracing on a
+# slant): each of their words means the kind in any building.
+KINDS_FOUND_BY_SHAPE: frozenset[str] = frozenset({"joist", "rafter", "purlin", "bracing"})
 
 # The classes things of a kind are written as (furniture, fittings, fixtures, stand-ins).
 KIND_CLASSES: frozenset[str] = frozenset({

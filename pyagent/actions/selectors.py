@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,10 @@ _SAME_LEVEL_M = 0.3
 #: A column or wall filed on a lower storey is also on a storey it rises this far into (through both floors).
 RISES_INTO_M = 1.5
 _RISING_CLASSES = ("IfcColumn", "IfcWall", "IfcCurtainWall")
+#: A storey at least this far above another is the next one up (not a second level of the same floor); a column or
+#: wall whose foot is within ``STANDS_ON_M`` of that level, or over it, stands on it.
+NEXT_STOREY_M = 1.5
+STANDS_ON_M = 0.05
 #: Where nothing lies within 45 degrees of a compass direction, what lies this close to the nearest way to it.
 COMPASS_SLACK_DEG = 10.0
 #: Over or under a thing thinner than this in plan (a door, a window, a wall) is also what starts within
@@ -238,11 +243,52 @@ def _word_set(text: str) -> set[str]:
     return {singular_noun(w) for w in _NAME_WORD.findall(NAME_TAIL.sub("", text.lower()))}
 
 
-def _graded(rows: np.ndarray, tests: list[Callable[[int], bool]]) -> np.ndarray:
-    """The rows the first test that keeps any keeps (the strictest reading that means something)."""
+@dataclass
+class _Verdicts:
+    """What each test of a name or kind said of each row so far (-1 not asked yet), for one list of ids."""
+
+    els: dict[str, Element]
+    ids: list[str]
+    said: list[np.ndarray]
+
+
+#: Verdicts kept per (list of ids, test family, word): names do not change, so a word is matched against a
+#: row's names once, not on every request ("the door in front of me" in a file of 2,600 unnamed beams).
+_VERDICTS: OrderedDict[tuple[int, int, str, str], _Verdicts] = OrderedDict()
+_VERDICTS_KEPT = 256
+
+
+def _verdicts(els: dict[str, Element], ids: list[str], family: str, word: str, n_tests: int) -> list[np.ndarray]:
+    key = (id(els), id(ids), family, word)
+    got = _VERDICTS.get(key)
+    if got is None or got.els is not els or got.ids is not ids:
+        got = _Verdicts(els, ids, [np.full(len(ids), -1, np.int8) for _ in range(n_tests)])
+        _VERDICTS[key] = got
+        if len(_VERDICTS) > _VERDICTS_KEPT:
+            _VERDICTS.popitem(last=False)
+    else:
+        _VERDICTS.move_to_end(key)
+        if len(got.said[0]) < len(ids):  # the list grew: the new rows are not asked yet
+            got.said = [np.concatenate([s, np.full(len(ids) - len(s), -1, np.int8)]) for s in got.said]
+    return got.said
+
+
+def _graded(rows: np.ndarray, tests: list[Callable[[int], bool]],
+            said: list[np.ndarray] | None = None) -> np.ndarray:
+    """The rows the first test that keeps any keeps (the strictest reading that means something); with
+    ``said``, each test's verdicts on rows already asked are reused and the new ones kept."""
     hit = rows
-    for test in tests:
-        hit = rows[[test(r) for r in rows]] if len(rows) else rows
+    for i, test in enumerate(tests):
+        if not len(rows):
+            return rows
+        if said is None:
+            hit = rows[[test(r) for r in rows]]
+        else:
+            verdict = said[i]
+            todo = rows[verdict[rows] < 0]
+            if len(todo):
+                verdict[todo] = [test(r) for r in todo]
+            hit = rows[verdict[rows] == 1]
         if len(hit):
             return hit
     return hit
@@ -252,6 +298,11 @@ def _graded(rows: np.ndarray, tests: list[Callable[[int], bool]]) -> np.ndarray:
 _MEMBERS_BY_HEIGHT = {"joist": "floor", "rafter": "roof", "purlin": "roof"}
 #: How far under a storey's level a joist's top may be (metres: the floor's finish and boards).
 JOIST_DEPTH_M = 0.6
+#: Bracing found by its slant: both its rise and its run at least ``BRACE_MIN_M``, the smaller at least
+#: ``BRACE_SLANT`` of the larger (about 17 degrees off level or plumb), and thin across (at most ``BRACE_THIN`` of it).
+BRACE_MIN_M = 0.5
+BRACE_SLANT = 0.3
+BRACE_THIN = 0.2
 #: How far over the top storey's level a roof member's bottom is at least (metres: above a storey's rooms).
 ROOF_ABOVE_M = 2.0
 
@@ -261,8 +312,10 @@ _NAMED_OTHERWISE = frozenset({"IfcWindow", "IfcDoor", "IfcSpace", "IfcFurnishing
                               "IfcOpeningElement"})
 
 
-def kind_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, kind: str) -> np.ndarray:
-    """Rows of that kind: by whole words where any are, else by the words inside names (compounds)."""
+def kind_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, kind: str,
+              remember: bool = False) -> np.ndarray:
+    """Rows of that kind: by whole words where any are, else by the words inside names (compounds); with
+    ``remember``, the verdicts are kept for the next call with the same ``ids`` list (a spatial index's)."""
     whole = _whole_words(KIND_WORDS.get(kind.lower(), (kind.lower(),)), plurals=True)
 
     def by_whole_words(r: int) -> bool:
@@ -270,16 +323,19 @@ def kind_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, kind: s
         return bool(whole.search(" ".join(NAME_TAIL.sub("", t.lower()) for t in
                                           (el.name, el.object_type, el.type_name, el.long_name))))
 
-    hit = _graded(rows, [by_whole_words, lambda r: _matches_kind(els[ids[r]], kind)])
+    hit = _graded(rows, [by_whole_words, lambda r: _matches_kind(els[ids[r]], kind)],
+                  _verdicts(els, ids, "kind", kind.lower(), 2) if remember else None)
     broader = BROADER_KINDS.get(kind.lower())
     if not len(hit) and broader is not None:
-        return kind_rows(els, ids, rows, broader)
+        return kind_rows(els, ids, rows, broader, remember)
     return hit
 
 
-def name_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, name: str) -> np.ndarray:
+def name_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, name: str,
+              remember: bool = False) -> np.ndarray:
     """Rows whose element the name means: whole-word matches where there are any, else the name inside
-    a name (prefixes, compounds), else all its words in any order ("dining chairs" for "Chair - Dining")."""
+    a name (prefixes, compounds), else all its words in any order ("dining chairs" for "Chair - Dining");
+    ``remember`` as in ``kind_rows``."""
     lowered = name.lower()
     whole = _whole_words((lowered,), plurals=False)
     wanted = _word_set(lowered)
@@ -291,7 +347,8 @@ def name_rows(els: dict[str, Element], ids: list[str], rows: np.ndarray, name: s
     def by_all_words(r: int) -> bool:
         return bool(wanted) and any(wanted <= _word_set(t) for t in _name_texts(els[ids[r]]))
 
-    return _graded(rows, [by_whole_words, lambda r: _matches_name(els[ids[r]], name), by_all_words])
+    return _graded(rows, [by_whole_words, lambda r: _matches_name(els[ids[r]], name), by_all_words],
+                   _verdicts(els, ids, "name", lowered, 3) if remember else None)
 
 
 def element_value(el: Element, key: str) -> Any:
@@ -489,37 +546,46 @@ class Resolver:
             else:  # the file has none of the class: what its names call so ("Roofplate" typed slabs for the roof)
                 noun = class_noun(sel["class"][0])
                 every = rows
-                rows = kind_rows(els, ids, rows, noun) if sel["class"][0] not in _NOT_BY_NAME else rows[:0]
+                by_name = sel["class"][0] not in _NOT_BY_NAME
+                rows = kind_rows(els, ids, rows, noun, remember=True) if by_name else rows[:0]
                 other = GLOSSARY.get(noun)
-                if not len(rows) and other and sel["class"][0] not in _NOT_BY_NAME:
-                    rows = kind_rows(els, ids, every, other)  # "the walls" of a file whose panels are named WAND
+                if not len(rows) and other and by_name:
+                    # "the walls" of a file whose panels are named WAND
+                    rows = kind_rows(els, ids, every, other, remember=True)
                 # ... but not things of a class named otherwise ("Roof Window" is a window, not the roof)
                 rows = rows[~sp.class_mask(_NAMED_OTHERWISE - frozenset(sel["class"]))[rows]]
                 if not len(rows) and sel["class"] == ["IfcRoof"]:
                     rows = self._covering_slabs(self._base(sel))
         if sel.get("kind") and sel.get("name"):
-            kinds = kind_rows(els, ids, rows, sel["kind"])
-            both = name_rows(els, ids, kinds, sel["name"])
+            kinds = kind_rows(els, ids, rows, sel["kind"], remember=True)
+            both = name_rows(els, ids, kinds, sel["name"], remember=True)
             if not len(both):  # "the kitchen counter" where the counter is a fitting named "kitchen": the name alone
-                both = name_rows(els, ids, rows[sp.class_mask(KIND_CLASSES)[rows]], sel["name"])
+                both = name_rows(els, ids, rows[sp.class_mask(KIND_CLASSES)[rows]], sel["name"], remember=True)
             if not len(both) and sel.get("limit") == 1 and len(kinds) == 1:
                 both = kinds  # "the dining table" in a house with one table: the word only describes it
             rows = both
         elif sel.get("kind"):
             base_rows = rows
-            rows = kind_rows(els, ids, rows, sel["kind"])
+            rows = kind_rows(els, ids, rows, sel["kind"], remember=True)
             if not len(rows) and str(sel["kind"]).lower() in _MEMBERS_BY_HEIGHT:
                 rows = self._members_by_height(base_rows, str(sel["kind"]).lower())
+            elif not len(rows) and str(sel["kind"]).lower() == "bracing":
+                rows = self._diagonal_members(base_rows)
         elif sel.get("name"):
-            rows = name_rows(els, ids, rows, sel["name"])
+            rows = name_rows(els, ids, rows, sel["name"], remember=True)
         if sel.get("storey"):
             st = resolve_storey(b, ctx, sel["storey"])
             on = sp.storey_of[rows] == st.id
             # a column or wall filed on a storey below that rises through this one is on it too
             rising = (sp.bmin[rows, 2] <= st.elevation) & (sp.bmax[rows, 2] >= st.elevation + RISES_INTO_M) & ~on
-            if rising.any():
-                rising[rising] = [els[ids[r]].ifc_class.startswith(_RISING_CLASSES) for r in rows[rising]]
-            rows = rows[on | rising]
+            # ... and one filed on this storey that stands wholly on the next one up is on that one, not this one
+            # (columns of the upper floor filed with the ground floor's)
+            higher = [o.elevation for o in b.storeys if o.elevation >= st.elevation + NEXT_STOREY_M]
+            up = (sp.bmin[rows, 2] >= min(higher) - STANDS_ON_M) & on if higher else np.zeros(len(rows), bool)
+            for moved in (rising, up):
+                if moved.any():
+                    moved[moved] = [els[ids[r]].ifc_class.startswith(_RISING_CLASSES) for r in rows[moved]]
+            rows = rows[(on & ~up) | rising]
         if sel.get("room"):
             rooms = set(resolve_room(b, ctx, sel["room"]))
             # what is in those rooms or bounds them, and, asked of rooms, the rooms themselves ("the rooms in my
@@ -989,6 +1055,25 @@ class Resolver:
             top = sp.bmax[rows, 2][:, None]
             return rows[np.any((top <= levels[None, :] + 0.05) & (top >= levels[None, :] - JOIST_DEPTH_M), axis=1)]
         return rows[sp.bmin[rows, 2] >= float(levels.max()) + ROOF_ABOVE_M]
+
+    def _diagonal_members(self, rows: np.ndarray) -> np.ndarray:
+        """Bracing where the file names none so: the beams and members that run on a slant in a vertical plane
+        (a rod from a column's foot to the next one's head), not level or plumb, and not named as rafters."""
+        sp = self.sp
+        rows = rows[sp.class_mask(frozenset({"IfcBeam", "IfcMember"}))[rows]]
+        if not len(rows):
+            return rows
+        size = sp.bmax[rows] - sp.bmin[rows]
+        across = np.max(size[:, :2], axis=1)  # the longer way in plan
+        thin = np.min(size[:, :2], axis=1)
+        slant = (size[:, 2] >= BRACE_MIN_M) & (across >= BRACE_MIN_M) \
+            & (np.minimum(size[:, 2], across) >= BRACE_SLANT * np.maximum(size[:, 2], across)) \
+            & (thin <= BRACE_THIN * np.minimum(size[:, 2], across))
+        rows = rows[slant]
+        if not len(rows):
+            return rows
+        roof = kind_rows(self.b.elements, sp.ids, rows, "rafter", remember=True)
+        return np.setdiff1d(rows, roof)
 
     def _beside_unit(self, rows: np.ndarray, unit: set[str], units: list[set[str]]) -> np.ndarray:
         """Which ``rows`` (outside every dwelling: balconies, terraces) lie nearer ``unit``'s rooms than any

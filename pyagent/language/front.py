@@ -67,6 +67,7 @@ def _warm_process(parser: Any) -> None:
             core_intents,
             noun_phrase_selector,
             noun_phrase_tokens,
+            phrasing,
             review_intents,
             rx,
             spoken_numbers,
@@ -75,6 +76,7 @@ def _warm_process(parser: Any) -> None:
 
         rx.precompile([parser_module, noun_phrase_selector, noun_phrase_tokens, core_intents, review_intents,
                        aggregates, spoken_numbers])
+        phrasing.ready()
         for text in _grammar_samples():
             parser.noun_phrases.read(text)
         _process_warmed = True

@@ -21,7 +21,7 @@ from pyagent.language.storey_ordinals import roof_storeys
 from pyagent.language.units import length_units
 from pyagent.language.wording import meaning_of
 from pyagent.model import OUTSIDE, Building
-from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, class_name_words, names_kind
+from pyagent.vocabulary import CLASS_WORDS, KIND_WORDS, KINDS_FOUND_BY_SHAPE, class_name_words, names_kind
 
 COLOURS: dict[str, tuple[float, float, float]] = {
     # named compound colours first (as CSS names them): "light blue" is not blue made lighter
@@ -399,7 +399,7 @@ class Lexicon:
             # dish washer"), by its own word and the words of more than one word (which mean nothing else)
             lex.kinds.setdefault(kind, kind)
             for w in words:
-                if " " in w:
+                if " " in w or kind in KINDS_FOUND_BY_SHAPE:
                     lex.kinds.setdefault(w, kind)
         # Element names (distinctive ones only: not the type strings shared by many).
         for e in b.products():

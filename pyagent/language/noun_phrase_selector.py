@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
 from pyagent.language.lexicon import COMPASS_WORDS, NAME_WORDS, looks_like_mark
 from pyagent.language.noun_phrase import Head, NounPhrase, Relation
-from pyagent.language.noun_phrase_tokens import SELECTION_PHRASES
+from pyagent.language.noun_phrase_tokens import PLACE_PARTS, SELECTION_PHRASES
 from pyagent.language.units import length_units
 from pyagent.vocabulary import KIND_WORDS, singular_noun
 
@@ -84,6 +84,9 @@ def _said_in_names(head_text: str, sel: dict[str, Any], ctx: ParseContext) -> st
 #: What things are "on" as parts of it or set in it ("the mullions on the curtain wall", "the windows on the
 #: south wall", "the skylights on the roof").
 _FACES = frozenset({"IfcWall", "IfcCurtainWall", "IfcRoof"})
+#: Classes that make up a roof, a floor, a ceiling or a wall: a place part said before one says where it is ("the
+#: ceiling slab", "the wall panels"), not another thing ("the roof windows").
+_PARTS_OF_PLACES = frozenset({"IfcSlab", "IfcPlate", "IfcBeam", "IfcMember", "IfcCovering"})
 
 def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_empty: bool = False) -> Selector | None:
     """The selector ``phrase`` means, or None when it names nothing here (as ``Parser.selector``)."""
@@ -133,7 +136,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     if head is not None and head.noun_before and head.kind == "class":
         before = parser.lex.class_words.get(head.noun_before) or parser.lex.class_words.get(
             singular_noun(head.noun_before)) or ()
-        if before and not set(before) & set(head.value[1]):
+        if before and not set(before) & set(head.value[1]) \
+                and not (head.noun_before in PLACE_PARTS and set(head.value[1]) & _PARTS_OF_PLACES):
             raise NotCovered("two class nouns of different things ('the roof windows')")
     sel: Selector = {}
     relations: list[dict[str, Any]] = []
@@ -162,6 +166,8 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
     said_relations: list[Relation] = []
     other_unit = False
     for r in phrase.relations:
+        if rooms_asked and r.rel == "in" and r.anchor is None and r.words != "in":
+            continue  # "the biggest room in this office": no room is in the user's room; the place is the building
         if r.rel == "connecting":  # "the door that connects the hall and the kitchen": in both
             said_relations += [Relation("in", r.anchor, words="in"), Relation("in", r.other, words="in")]
         elif r.rel == "other_unit" and r.words == "next door" and rooms_asked and _one_dwelling(ctx):

@@ -145,7 +145,7 @@ _WEAK_WORDS = (("adverbs", "ADVERB"), ("user", "USER"), ("away", "AWAY"), ("to",
 
 # Words for one dwelling of several, said with its letter or number ("unit B", "flat 2").
 _DWELLING_WORDS = frozenset({"unit", "flat", "apartment", "house", "dwelling", "home", "half", "side"})
-_PLACE_PARTS = frozenset(str(w) for w in WORDS["place_parts"])
+PLACE_PARTS = frozenset(str(w) for w in WORDS["place_parts"])
 _UNIT_WORDS = frozenset(str(w) for w in WORDS["unit_words"])
 
 
@@ -292,7 +292,7 @@ class Tagger:
                 out[i] = NPToken("STOREY", f"{token.text} floor", f"{token.text} floor")
         for i, token in enumerate(out[:-2]):
             # "the double tee roof units": double tees on the roof, read as "the roof double tees" are
-            if token.type == "KIND" and out[i + 1].type == "CLASS" and out[i + 1].text in _PLACE_PARTS \
+            if token.type == "KIND" and out[i + 1].type == "CLASS" and out[i + 1].text in PLACE_PARTS \
                     and i + 2 < len(out) and out[i + 2].text in _UNIT_WORDS:
                 member = NPToken("KIND", token.text, token.value, token.plural or out[i + 2].text.endswith("s"))
                 out[i:i + 3] = [out[i + 1], member]

@@ -58,6 +58,12 @@ def _asides() -> list[re.Pattern[str]]:
     return [re.compile(p) for p in _data().get("asides", [])]
 
 
+def ready() -> int:
+    """Every pattern of the phrasing data compiled now (each list is otherwise compiled on its first use, in a
+    request); returns how many."""
+    return len(_rewrites()) + len(_politeness()) + len(fragments()) + len(_asides())
+
+
 def rewrite(text: str) -> str:
     """``text`` (normalised) with the rewrites applied in order."""
     for pattern, repl in _rewrites():

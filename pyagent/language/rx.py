@@ -21,9 +21,15 @@ PatternLike = str | re.Pattern[str]
 Pattern = re.Pattern
 
 
-@lru_cache(maxsize=16384)
 def compiled(pattern: PatternLike, flags: int = 0) -> re.Pattern[str]:
     """``pattern`` compiled (once)."""
+    return _compiled(pattern, flags)
+
+
+@lru_cache(maxsize=16384)
+def _compiled(pattern: PatternLike, flags: int) -> re.Pattern[str]:
+    # one key per (pattern, flags) however the caller wrote the flags: ``lru_cache`` keys ``f(p)`` and
+    # ``f(p, 0)`` apart, so patterns compiled ahead of use (``precompile``) were compiled again on first use
     return pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, flags)
 
 

@@ -84,7 +84,9 @@ def test_the_parsers_literal_patterns_are_compiled_ahead_of_use() -> None:
                 and not node.keywords and node.func.attr in ("sub", "search", "match", "fullmatch")
                 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
     assert n >= len(literals) > 100
-    before = rx.compiled.cache_info().hits
+    before = rx._compiled.cache_info()
     for literal in sorted(literals):
         rx.compiled(literal)
-    assert rx.compiled.cache_info().hits - before == len(literals)  # all there already
+        rx.search(literal, "")  # as the parser uses them: flags passed on, the same entry
+    after = rx._compiled.cache_info()
+    assert after.misses == before.misses and after.hits - before.hits == 2 * len(literals)  # all there already

@@ -52,3 +52,20 @@ def test_warm_in_background_then_requests_work(session: Session) -> None:
     thread.join(timeout=60)
     assert not thread.is_alive() and fe.warm_s is not None
     assert r.ok and r.value == 5
+
+
+def test_after_warming_a_first_request_compiles_no_phrasing_pattern(session: Session,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phrasing data's lists (rewrites, politeness, fragments, asides) are compiled when the parser is warmed,
+    not in a user's first request that reaches them."""
+    from pyagent.language import phrasing
+
+    lists = (phrasing._rewrites, phrasing._politeness, phrasing.fragments, phrasing._asides)
+    for listed in lists:
+        listed.cache_clear()
+    monkeypatch.setattr(front, "_process_warmed", False)  # as in a new process
+    fe = front.FrontEnd(session, use_llm=False)
+    fe.warm_parser()
+    for listed in lists:
+        assert listed.cache_info().currsize == 1, listed.__name__
+    assert phrasing.ready() > 900
