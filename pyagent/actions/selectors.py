@@ -367,6 +367,8 @@ def element_value(el: Element, key: str) -> Any:
         return el.quantities.get(k)
     if k == "elevation":
         return float(el.bbox_min[2])
+    if k in ("top", "top_elevation"):
+        return float(el.bbox_max[2])
     if k == "name":
         return el.label()
     if k in ("class", "type"):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pyagent.language import rx as re  # re's functions, with a cache that holds all the front end's patterns
 from pyagent.language.lexicon import COMPASS_WORDS, NAME_WORDS, looks_like_mark
 from pyagent.language.noun_phrase import Head, NounPhrase, Relation
-from pyagent.language.noun_phrase_tokens import PLACE_PARTS, SELECTION_PHRASES
+from pyagent.language.noun_phrase_tokens import PLACE_PARTS, SELECTION_PHRASES, UNIT_WORDS
 from pyagent.language.units import length_units
 from pyagent.vocabulary import KIND_WORDS, singular_noun
 
@@ -84,6 +84,8 @@ def _said_in_names(head_text: str, sel: dict[str, Any], ctx: ParseContext) -> st
 #: What things are "on" as parts of it or set in it ("the mullions on the curtain wall", "the windows on the
 #: south wall", "the skylights on the roof").
 _FACES = frozenset({"IfcWall", "IfcCurtainWall", "IfcRoof"})
+#: Words for the things of a section size said after it ("the HEB 300 profiles").
+_PROFILE_WORDS = frozenset({"profiles", "profile", "sections", "section", "sizes", "size", "bars", "shapes"})
 #: Classes that make up a roof, a floor, a ceiling or a wall: a place part said before one says where it is ("the
 #: ceiling slab", "the wall panels"), not another thing ("the roof windows").
 _PARTS_OF_PLACES = frozenset({"IfcSlab", "IfcPlate", "IfcBeam", "IfcMember", "IfcCovering"})
@@ -125,6 +127,9 @@ def selector_of(phrase: NounPhrase, parser: Parser, ctx: ParseContext, allow_emp
         return listed_sel
     if len(phrase.rooms) > 1 or len(phrase.storeys) > 1 or len(phrase.marks) + len(phrase.value_marks) > 1:
         raise NotCovered("more than one room, storey or mark")
+    if phrase.head is None and phrase.marks and phrase.words_before \
+            and set(phrase.words_before) <= UNIT_WORDS | _PROFILE_WORDS:
+        phrase = dataclasses.replace(phrase, words_before=())  # "the HEB 300 sections": the things of that mark
     if phrase.head is None and phrase.words_before and not phrase.rooms:
         raise NotCovered("unknown words with no head")
     if phrase.head is not None and phrase.head.kind in ("front_door", "pronoun", "house") and phrase.words_before \
@@ -574,6 +579,9 @@ def _storey_into(sel: Selector, phrase: NounPhrase, parser: Parser, ctx: ParseCo
     level = parser.upper_level(said)
     spec = "" if level is not None else parser._storey_spec(f" {said} ", ctx)
     if level is not None:  # "the rooms upstairs" in a file of one storey whose rooms stand at two levels
+        head = phrase.head
+        if head is not None and head.kind == "class" and "IfcSlab" in head.value[1]:
+            level = {**level, "key": "top"}  # "the floor slab of the upper level": the slab under its rooms
         sel.setdefault("where", []).append(level)
     elif spec is None and not parser.building.storeys and said in _THIS_FLOOR:
         spec = ""  # "on this floor" in a building that records no storeys: everywhere, all one floor

@@ -146,7 +146,7 @@ _WEAK_WORDS = (("adverbs", "ADVERB"), ("user", "USER"), ("away", "AWAY"), ("to",
 # Words for one dwelling of several, said with its letter or number ("unit B", "flat 2").
 _DWELLING_WORDS = frozenset({"unit", "flat", "apartment", "house", "dwelling", "home", "half", "side"})
 PLACE_PARTS = frozenset(str(w) for w in WORDS["place_parts"])
-_UNIT_WORDS = frozenset(str(w) for w in WORDS["unit_words"])
+UNIT_WORDS = frozenset(str(w) for w in WORDS["unit_words"])
 
 
 class Tagger:
@@ -293,7 +293,7 @@ class Tagger:
         for i, token in enumerate(out[:-2]):
             # "the double tee roof units": double tees on the roof, read as "the roof double tees" are
             if token.type == "KIND" and out[i + 1].type == "CLASS" and out[i + 1].text in PLACE_PARTS \
-                    and i + 2 < len(out) and out[i + 2].text in _UNIT_WORDS:
+                    and i + 2 < len(out) and out[i + 2].text in UNIT_WORDS:
                 member = NPToken("KIND", token.text, token.value, token.plural or out[i + 2].text.endswith("s"))
                 out[i:i + 3] = [out[i + 1], member]
                 break
@@ -301,7 +301,7 @@ class Tagger:
             # "the bolt groups", "the steel members": the class said with a word for its pieces
             # ("the wall panels" too, where the building has no panels of its own)
             unit = out[i + 1]
-            if token.type in ("CLASS", "KIND") and unit.text in _UNIT_WORDS and (
+            if token.type in ("CLASS", "KIND") and unit.text in UNIT_WORDS and (
                     unit.type == "WORD" or unit.type == "CLASS" and not set(unit.value[1]) & self.lex.classes_present):
                 out[i:i + 2] = [NPToken(token.type, f"{token.text} {out[i + 1].text}", token.value,
                                         out[i + 1].text.endswith("s"))]

@@ -2382,6 +2382,9 @@ class Parser:
             del sel["external"]  # "the posts outside the front door" in a file that flags no post as outside
         if sel.get("kind") and sel.get("name") in _WHERE_PARTS_GO and self._narrows_to_nothing(sel, "name", ctx):
             del sel["name"]  # "the roof purlins" where none is named for the roof: the purlins (all are on it)
+        if sel.get("kind") and isinstance(sel.get("name"), str) and self._said_of_nothing(sel["name"]) \
+                and self._narrows_to_nothing(sel, "name", ctx):
+            del sel["name"]  # "the rainwater downpipes" in a file that says "rainwater" of nothing: the downpipes
         if isinstance(sel.get("name"), str) and sel.get("class") and sel.get("limit") == 1 \
                 and any(r.get("rel") in _POINTED for r in sel.get("relations") or []) \
                 and self._narrows_to_nothing(sel, "name", ctx):
@@ -2465,6 +2468,13 @@ class Parser:
                 and not sel.get("room") and re.search(r"\b(bathroom|bath|toilet|wc|washroom|shower room)\b", text) \
                 and ctx.scene.peek({**sel, "class": ["IfcSanitaryTerminal"]}):
             sel["class"] = ["IfcSanitaryTerminal"]
+
+    def _said_of_nothing(self, words: str) -> bool:
+        """Does no name of the building (an element's, its type's or a room's) hold ``words``: a word that only
+        describes a kind ("rainwater" of downpipes), not one that picks some of them?"""
+        folded = ascii_fold(words)
+        return not any(folded in text for text, _cls in self.lex.all_names) \
+            and not any(folded in room.phrase for room in self.lex.rooms)
 
     @staticmethod
     def _narrows_to_nothing(sel: Selector, key: str, ctx: ParseContext) -> bool:
