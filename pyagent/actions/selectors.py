@@ -600,8 +600,17 @@ class Resolver:
             rows = rows[[self._is_external(els[ids[r]]) == outside for r in rows]]
         if sel.get("ground"):
             rows = rows[self._ground_mask(rows, sel["ground"])]
+        asked = frozenset(sel.get("class") or ())
         for f in sel.get("where") or []:
-            rows = rows[[_compare(element_value(els[ids[r]], f["key"]), f["cmp"], f["value"]) for r in rows]]
+            said = [_compare(element_value(els[ids[r]], f["key"]), f["cmp"], f["value"]) for r in rows]
+            if f["key"] in ("material", "materials") and asked and len(rows):
+                # parts found through their whole's class ("the glass curtain walls": aluminium mullions and
+                # glass panels) are of the whole, which is made of what any of its parts is
+                wholes = {els[ids[r]].whole for r, ok in zip(rows, said, strict=True)
+                          if ok and els[ids[r]].whole and els[ids[r]].whole_class in asked}
+                said = [ok or (els[ids[r]].whole in wholes and els[ids[r]].whole_class in asked)
+                        for r, ok in zip(rows, said, strict=True)]
+            rows = rows[said]
         pose_relative = False
         for rel in sel.get("relations") or []:
             rows, was_pose = self._relation(rows, rel, sel)

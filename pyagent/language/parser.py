@@ -732,6 +732,7 @@ class Parser:
         c = re.sub(r"^(and|then|also|and then|after that|next)\s+", "", c)
         if not c:
             return [], True
+        c = self._count_again_of_the_same(c, ctx, so_far)
         if _THERE.fullmatch(c) and (so_far or ctx.dialogue.last_steps):  # "where's the loo? take me there"
             named = [i for i, step in enumerate(so_far)
                      if step.get("op") in ("list", "describe", "get", "count", "look_at", "select")]
@@ -1938,6 +1939,22 @@ class Parser:
                 return None
             steps.append({**copy.deepcopy(s), "target": sel})
         return steps
+
+    def _count_again_of_the_same(self, c: str, ctx: ParseContext, so_far: list[Step]) -> str:
+        """"How many windows face north?" ... "and how many face south?": the same things counted, said again
+        with their noun, where the count names none."""
+        m = re.fullmatch(r"how many (?P<rest>(face|faces|facing|are facing|look|looks|looking|point|points|"
+                         r"pointing|open|opens|are (on|in|at|facing|upstairs|downstairs|there on|left|on the|in the))"
+                         r"\b.*)", c)
+        last = so_far[-1:] or ctx.dialogue.last_steps[-1:]
+        if m is None or not last or last[0].get("op") not in ("count", "list", "exists") \
+                or not isinstance(last[0].get("target"), dict):
+            return c
+        target = last[0]["target"]
+        if target.get("ids") or target.get("ref"):
+            return c
+        noun = target.get("kind") or (class_noun(target["class"][0]) if target.get("class") else None)
+        return f"how many {plural_noun(str(noun))} {m.group('rest')}" if noun else c
 
     def _which_of_those(self, c: str, ctx: ParseContext, so_far: list[Step]) -> list[Step] | None:
         """"How many kitchens are there, and which one's the biggest?": the things the clause before was about,

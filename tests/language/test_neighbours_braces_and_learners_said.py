@@ -10,7 +10,10 @@ a correction of a place with its word said again ("next to the front door, no, s
 place said before a yes-or-no question, "it is carrying load or not", "roof pitch?", "the stares in house to", a
 word the building says of nothing ("the rainwater downpipes"), "the bathroom on the next floor", "the ones up in
 the attic", the floor slab of an upper level modelled on one storey, "and also", "the HEB 300 sections" and "all
-the beams, the floor joists and the roof ones both"."""
+the beams, the floor joists and the roof ones both". After real-133 and real-134: "in hear", "the glass curtain walls"
+(a material of the whole's parts), the chairs a table "has got", "put the windows more transparent", "for the order"
+before a question, doors that "lead directly outside from this building", "the number of this room", "the tall
+window" and "and how many face south?" after a count."""
 
 from __future__ import annotations
 
@@ -37,6 +40,12 @@ SMILEY_ALLPLAN = "real/allplan_Smiley-West_IFC2X.ifc"
 IFC_ENGINE = "buildings/ifcengine_example.ifc"
 ROOFTOP = "buildings/archicad20_rooftop-4zones.ifc"
 CO_ST = "real/tekla_CO-ST-01.ifc"
+SAMPLE_HOUSE = "buildings/revit2015_samplehouse.ifc"
+REVIT_2021 = "real/revit2021_tested_sample_project.ifc"
+FACADES = "real/ifcsverchok_Facades.ifc"
+OFFICE_CV2 = "buildings/archicad19_office-cv2.ifc"
+QUANTITIES = "buildings/revit2008_quantities.ifc"
+HOM = "buildings/blenderbim_example-hom.ifc"
 
 
 def _model(ifc: str) -> ifcopenshell.file:
@@ -306,3 +315,84 @@ def test_two_sorts_said_of_the_things_named_first(sessions: ev.Sessions) -> None
     said = _hidden_by(sessions, ROOFTOP, at, "I'm looking at the timber structure. Can you hide all the beams, "
                                              "the floor joists and the roof ones both?")
     assert beams and said == beams
+
+
+def test_in_hear_is_in_here(sessions: ev.Sessions) -> None:
+    at = (3.3, -11.5, 1.6, 270.0)
+    here = _hidden_by(sessions, "duplex.ifc", at, "hide the kitchen cabinets in here")
+    assert here and _hidden_by(sessions, "duplex.ifc", at, "hide the kitchen cabinets in hear") == here
+
+
+def test_a_material_of_a_wholes_parts_is_the_wholes(sessions: ev.Sessions) -> None:
+    model = _model(SAMPLE_HOUSE)
+    parts = {p.GlobalId for cw in model.by_type("IfcCurtainWall")
+             for p in ifcopenshell.util.element.get_decomposition(cw)}
+    glass = {g for g in parts if any("glass" in m.Name.lower() for m in
+                                     ifcopenshell.util.element.get_materials(model.by_guid(g)))}
+    assert glass and glass != parts  # glass panels, aluminium mullions
+    s = standing_at(sessions, SAMPLE_HOUSE, -3.0, 1.5, 1.6, 180.0)
+    _said(s, "just show me the glass curtain walls and nothing else")
+    shown = {g for g in s.building.elements if g not in set(s.state()["hidden"])}
+    assert parts <= shown
+    # a part's own class asked for keeps the part's own material
+    panels = standing_at(sessions, SAMPLE_HOUSE, -3.0, 1.5, 1.6, 180.0)
+    r = _said(panels, "how many glass plates are there")
+    assert r.value == len({g for g in glass if model.by_guid(g).is_a("IfcPlate")})
+
+
+@needs_real
+def test_chairs_a_table_has_and_windows_put_more_transparent(sessions: ev.Sessions) -> None:
+    at = (0.0, -2.5, 1.6, 0.0)
+    has = _said(standing_at(sessions, REVIT_2021, *at), "how many chairs has the table in front of me got").value
+    plain = _said(standing_at(sessions, REVIT_2021, *at), "how many chairs are at the table in front of me").value
+    assert has == plain and has > 0
+    s = standing_at(sessions, REVIT_2021, *at)
+    _said(s, "Put the windows more transparent, like fifty percent")
+    windows = {w.GlobalId for w in _model(REVIT_2021).by_type("IfcWindow")}
+    colours = s.state()["colors"]  # transparency is the colour's alpha
+    assert windows and set(colours) >= windows and all(colours[g][3] == pytest.approx(0.5) for g in windows)
+
+
+@needs_real
+def test_what_a_question_is_for_said_before_it(sessions: ev.Sessions) -> None:
+    at = (-5.0, -4.0, 1.6, 0.0)
+    plain = _said(standing_at(sessions, FACADES, *at), "how many columns have we got on each floor").value
+    said = _said(standing_at(sessions, FACADES, *at),
+                 "right so for the order how many columns have we got on each floor")
+    assert plain and said.value == plain
+
+
+def test_doors_that_lead_outside_from_this_building(sessions: ev.Sessions) -> None:
+    at = (10.0, 16.5, 4.8, 0.0)
+    plain = _said(standing_at(sessions, OFFICE_CV2, *at), "how many external doors are there").value
+    said = _said(standing_at(sessions, OFFICE_CV2, *at), "how many doors lead directly outside from this building?")
+    assert said.value == plain
+
+
+def test_the_number_of_this_room_is_its_number(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, QUANTITIES, -10.8, -0.3, 1.6)
+    room = _said(s, "where am i").value
+    spaces = [sp for sp in _model(QUANTITIES).by_type("IfcSpace") if sp.LongName == room]
+    assert spaces
+    for said in ("what's the number of this room", "what number is this room", "what is this room's number"):
+        r = _said(standing_at(sessions, QUANTITIES, -10.8, -0.3, 1.6), said)
+        assert r.program["steps"][0]["op"] == "get" and r.value in {sp.Name for sp in spaces}, said
+    # the number of things is still how many
+    assert _said(s, "what is the number of rooms").program["steps"][0]["op"] == "count"
+
+
+def test_the_tall_window_is_the_tallest(sessions: ev.Sessions) -> None:
+    model = _model(QUANTITIES)
+    heights = {w.GlobalId: float(w.OverallHeight or 0.0) for w in model.by_type("IfcWindow")}
+    assert len(set(heights.values())) > 1
+    s = standing_at(sessions, QUANTITIES, -10.8, -3.7, 1.6, -90.0)
+    _said(s, "hide the tall window")
+    assert s.state()["hidden"] == [max(heights, key=lambda g: heights[g])]
+
+
+def test_how_many_face_south_after_a_count_counts_the_same_things(sessions: ev.Sessions) -> None:
+    s = standing_at(sessions, HOM, 6.3, 5.6, 1.6)
+    _said(s, "how many windows face north?")
+    r = _said(s, "and how many face south?")
+    plain = _said(standing_at(sessions, HOM, 6.3, 5.6, 1.6), "how many windows face south")
+    assert r.program == plain.program and r.value == plain.value
