@@ -540,8 +540,11 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
         if el.ifc_class == "IfcSpace" and "area" not in el.quantities and mi is not None:
             el.quantities["area"] = float(facts.footprint[mi])  # its plan, not its box (an L-shaped room)
         if "area" not in el.quantities and "surface_area" in el.quantities and not el.ifc_class.startswith(_OPENINGS):
-            el.quantities["area"] = el.quantities["surface_area"] / 2.0 if el.ifc_class.startswith(
-                ("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")) else el.quantities["surface_area"]
+            # a slab's or a wall's area is one face of it (its top, one side), not its edges too
+            flat = facts.face_area[mi] if facts.face_area is not None and mi is not None else None
+            el.quantities["area"] = (float(flat) if flat else el.quantities["surface_area"] / 2.0) \
+                if el.ifc_class.startswith(("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")) \
+                else el.quantities["surface_area"]
         elements[gid] = el
 
     _dims_of_meshes(meshes, facts, placed)

@@ -34,7 +34,7 @@ from pyagent.tessellate import MeshSet, Pass, UnsoundModel, concat, tessellate_p
 # slivers, mapped items; 21: boolean bodies made with manifold3d in the first pass; 20: repeated shapes
 # tessellated once; 19: a filler with no body of its own gets its opening's; 18: repeated geometry written
 # once in the glb; 17: two tessellation passes
-CACHE_VERSION = 30
+CACHE_VERSION = 31
 
 
 @dataclass

@@ -23,6 +23,9 @@ class MeshFacts:
     #: once from above and once from below; an L-shaped room's is its L, not its box)
     footprint: np.ndarray
     colour: np.ndarray  # (N,) index into the material table of the colour on the most faces (ties: lowest)
+    #: (N,) half the area of the faces that lie parallel to the element's largest face: of a slab, its top (its
+    #: area without its edges); of a wall, one side; of a pitched roof slab, its slope, not its plan
+    face_area: np.ndarray | None = None
 
     @classmethod
     def of(cls, meshes: MeshSet) -> MeshFacts:
@@ -30,7 +33,7 @@ class MeshFacts:
         vo, fo = meshes.vert_offsets, meshes.face_offsets
         if n == 0:
             z3, z1 = np.zeros((0, 3)), np.zeros(0)
-            return cls(z3, z3, z1, z1, z1, np.zeros(0, np.int64))
+            return cls(z3, z3, z1, z1, z1, np.zeros(0, np.int64), z1)
         starts = vo[:-1]
         bmin = np.minimum.reduceat(meshes.verts, starts, axis=0).astype(float)
         bmax = np.maximum.reduceat(meshes.verts, starts, axis=0).astype(float)
@@ -38,6 +41,7 @@ class MeshFacts:
         volume = np.empty(n)
         footprint = np.empty(n)
         colour = np.zeros(n, np.int64)
+        face_area = np.empty(n)
         n_mat = max(len(meshes.materials), int(meshes.face_material.max()) + 1 if len(meshes.face_material) else 0, 1)
         first = 0
         while first < n:  # in chunks of elements, to keep the float64 temporaries small
@@ -58,10 +62,25 @@ class MeshFacts:
                 area[i] = 0.5 * float(norms[s].sum())
                 volume[i] = abs(float(triple[s].sum()) / 6.0)
                 footprint[i] = 0.25 * float(plan[s].sum())
+                face_area[i] = _face_area(cross[s], norms[s])
             counts = np.bincount(owner * n_mat + meshes.face_material[fs], minlength=(last - first) * n_mat)
             colour[first:last] = counts.reshape(last - first, n_mat).argmax(axis=1)
             first = last
-        return cls(bmin, bmax, area, volume, footprint, colour)
+        return cls(bmin, bmax, area, volume, footprint, colour, face_area)
+
+
+#: Faces within about 18 degrees of the largest face's plane count as its side.
+_PARALLEL_COS = 0.95
+
+
+def _face_area(cross: np.ndarray, norms: np.ndarray) -> float:
+    """Half the area of the triangles (their cross products and those products' lengths) that lie parallel to
+    the largest one, either way up."""
+    if not len(norms) or float(norms.max()) <= 0.0:
+        return 0.0
+    main = cross[int(norms.argmax())] / float(norms.max())
+    keep = np.abs(cross @ main) >= _PARALLEL_COS * norms
+    return 0.25 * float(norms[keep].sum())
 
 
 def plan_extents(meshes: MeshSet, x_axes: np.ndarray) -> np.ndarray:

@@ -605,10 +605,15 @@ class Resolver:
             said = [_compare(element_value(els[ids[r]], f["key"]), f["cmp"], f["value"]) for r in rows]
             if f["key"] in ("material", "materials") and asked and len(rows):
                 # parts found through their whole's class ("the glass curtain walls": aluminium mullions and
-                # glass panels) are of the whole, which is made of what any of its parts is
-                wholes = {els[ids[r]].whole for r, ok in zip(rows, said, strict=True)
-                          if ok and els[ids[r]].whole and els[ids[r]].whole_class in asked}
-                said = [ok or (els[ids[r]].whole in wholes and els[ids[r]].whole_class in asked)
+                # glass panels) are of the whole, which is made of what one sort of its parts is; parts of that
+                # sort made of something else stay out (the grade 5.8 bolts of an assembly of 8.8 ones)
+                made: dict[str, set[str]] = {}
+                for r, ok in zip(rows, said, strict=True):
+                    el = els[ids[r]]
+                    if ok and el.whole and el.whole_class in asked:
+                        made.setdefault(el.whole, set()).add(el.ifc_class)
+                said = [ok or (els[ids[r]].whole in made and els[ids[r]].whole_class in asked
+                               and els[ids[r]].ifc_class not in made[els[ids[r]].whole or ""])
                         for r, ok in zip(rows, said, strict=True)]
             rows = rows[said]
         pose_relative = False

@@ -331,8 +331,10 @@ class Lexicon:
         for st in b.storeys:
             for phrase in (st.name, st.long_name):
                 if phrase and not phrase.startswith("ACID"):
+                    # ... and with its word and its number apart ("Pavimento1" said "pavimento 1")
+                    apart = re.sub(r"(?<=[^\W\d_]{3})(?=\d)", " ", fold(phrase))
                     for variant in (fold(phrase), ascii_fold(phrase), re.sub(rf"\b({nouns})\b", "floor", fold(phrase)),
-                                    unglued(fold(phrase))):
+                                    unglued(fold(phrase)), apart):
                         if variant in element_names and variant != fold(phrase):
                             continue  # "Storey-2" read as "floor-2" must not take the slab named "Floor-2"
                         if variant not in GENERIC_WORDS:

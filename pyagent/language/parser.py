@@ -2399,6 +2399,9 @@ class Parser:
             del sel["external"]  # "the posts outside the front door" in a file that flags no post as outside
         if sel.get("kind") and sel.get("name") in _WHERE_PARTS_GO and self._narrows_to_nothing(sel, "name", ctx):
             del sel["name"]  # "the roof purlins" where none is named for the roof: the purlins (all are on it)
+        if sel.get("class") == ["IfcMember"] and sel.get("name") and not ctx.scene.peek(sel) \
+                and ctx.scene.peek({**sel, "class": list(_STRUCTURAL_MEMBERS)}):
+            sel["class"] = list(_STRUCTURAL_MEMBERS)  # "the HEA 100 members" that are beams and columns
         if sel.get("kind") and isinstance(sel.get("name"), str) and self._said_of_nothing(sel["name"]) \
                 and self._narrows_to_nothing(sel, "name", ctx):
             del sel["name"]  # "the rainwater downpipes" in a file that says "rainwater" of nothing: the downpipes
@@ -2934,6 +2937,8 @@ AROUND_M = 0.5
 #: nice and bright", "the hall is a bit dark").
 _REMARK = re.compile(r"^(?P<np>(?:the|that|this|those|these|my|our) [a-z0-9 ]+?) (?:is|are|feels|feel|looks|look|"
                      r"seems|seem|gets|get|appears|appear|sounds|was|were)(?: [a-z ]+)?$")
+#: What a structural engineer's "members" are where no IfcMember is what was named: beams and columns too.
+_STRUCTURAL_MEMBERS = ("IfcBeam", "IfcColumn", "IfcMember")
 #: Floor finishes said of rooms (data/finish_words.yaml).
 FINISH_WORDS: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "data" / "finish_words.yaml").read_text(
     encoding="utf-8"))

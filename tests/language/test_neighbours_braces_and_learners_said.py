@@ -13,7 +13,11 @@ the attic", the floor slab of an upper level modelled on one storey, "and also",
 the beams, the floor joists and the roof ones both". After real-133 and real-134: "in hear", "the glass curtain walls"
 (a material of the whole's parts), the chairs a table "has got", "put the windows more transparent", "for the order"
 before a question, doors that "lead directly outside from this building", "the number of this room", "the tall
-window" and "and how many face south?" after a count."""
+window" and "and how many face south?" after a count. After real-135 and real-136: "the quickest way two the loo", a
+distance said again ("half a metre to the left, no wait, make that thirty centimetres"), "where's the nearest toilet
+and how far do I have to walk", "take us up to our bathroom", a storey named "Pavimento1" said "pavimento 1", "an"
+for and, "show me just the bolts, hide everything else", "the HEA 100 members" that are beams and columns, rooms
+that "have got tiled floors" and "the landing" of a building with a stair hall."""
 
 from __future__ import annotations
 
@@ -46,6 +50,10 @@ FACADES = "real/ifcsverchok_Facades.ifc"
 OFFICE_CV2 = "buildings/archicad19_office-cv2.ifc"
 QUANTITIES = "buildings/revit2008_quantities.ifc"
 HOM = "buildings/blenderbim_example-hom.ifc"
+HOMEMAKER = "buildings/blenderbim_homemaker-test.ifc"
+BONSAI = "real/bonsai_project0-openings.ifc"
+PORTUGUESE = "buildings/revit2024por_building-teste-gis.ifc"
+ALLPLAN_HAUS = "buildings/allplan2016_haus1-1og.ifc"
 
 
 def _model(ifc: str) -> ifcopenshell.file:
@@ -396,3 +404,86 @@ def test_how_many_face_south_after_a_count_counts_the_same_things(sessions: ev.S
     r = _said(s, "and how many face south?")
     plain = _said(standing_at(sessions, HOM, 6.3, 5.6, 1.6), "how many windows face south")
     assert r.program == plain.program and r.value == plain.value
+
+
+def test_the_way_two_the_loo_and_the_walk_after_where(sessions: ev.Sessions) -> None:
+    at = (2.0, 2.5, 1.6, 0.0)
+    plain = _said(standing_at(sessions, HOMEMAKER, *at), "what is the quickest way to the loo from here")
+    said = _said(standing_at(sessions, HOMEMAKER, *at), "whats the quickest way two the loo from here")
+    assert said.program == plain.program and said.value == plain.value
+    at = (85.8, 43.0, 1.6, 90.0)
+    walk = _said(standing_at(sessions, BPI, *at), "how far do I have to walk to the nearest toilet").value
+    both = _said(standing_at(sessions, BPI, *at), "where's the nearest toilet from here and how far do I have to walk")
+    assert walk and both.value == pytest.approx(walk) and both.program["steps"][-1]["op"] == "route"
+
+
+@needs_real
+def test_a_distance_said_again_replaces_the_first(sessions: ev.Sessions) -> None:
+    at = (1.5, 4.5, 1.6, 90.0)
+    plain = standing_at(sessions, BONSAI, *at)
+    _said(plain, "move the back door 30 centimetres to the left")
+    said = standing_at(sessions, BONSAI, *at)
+    _said(said, "move the back door half a metre to the left, no wait, make that thirty centimetres")
+    assert said.state()["transforms"] and said.state()["transforms"] == plain.state()["transforms"]
+
+
+def test_us_and_our_are_the_speakers(sessions: ev.Sessions) -> None:
+    at = (3.3, -11.5, 1.6, 0.0)
+    me = standing_at(sessions, "duplex.ifc", *at)
+    _said(me, "take me to the bathroom upstairs")
+    us = standing_at(sessions, "duplex.ifc", *at)
+    _said(us, "take us to the bathroom upstairs")
+    assert us.state()["pose"] == me.state()["pose"]
+
+
+def test_a_storey_named_with_its_number_glued_said_apart(sessions: ev.Sessions) -> None:
+    model = _model(PORTUGUESE)
+    storey = next(st for st in model.by_type("IfcBuildingStorey") if st.Name == "Pavimento1")
+    walls = {w.GlobalId for w in ifcopenshell.util.element.get_decomposition(storey) if w.is_a("IfcWall")}
+    assert walls
+    s = standing_at(sessions, PORTUGUESE, -12.1, -20.0, 4.6, 90.0)
+    _said(s, "please the walls of pavimento 1, put them half transparent")
+    colours = s.state()["colors"]
+    assert walls <= set(colours) and all(colours[g][3] == pytest.approx(0.5) for g in walls)
+
+
+@needs_real
+def test_bolts_their_grade_and_members_of_a_section(sessions: ev.Sessions) -> None:
+    model = _model(TOYO)
+    bolts = {b.GlobalId for b in model.by_type("IfcMechanicalFastener")}
+    at = (-1.06, 27.12, 6.64, 90.0)
+    r = _said(standing_at(sessions, TOYO, *at), "how many bolts are there an what grade are they")
+    assert [st["op"] for st in r.program["steps"]][:1] == ["count"] and len(r.program["steps"]) == 2
+    isolated = standing_at(sessions, TOYO, *at)
+    _said(isolated, "show me just the bolts, hide everything else for now")
+    assert bolts and not bolts & set(isolated.state()["hidden"]) and isolated.state()["hidden"]
+    hea = set()
+    for el in model.by_type("IfcBeam") + model.by_type("IfcColumn") + model.by_type("IfcMember"):
+        t = ifcopenshell.util.element.get_type(el)
+        if "HEA100" in f"{t.Name if t else ''} {el.ObjectType or ''}".replace(" ", ""):
+            hea.add(el.GlobalId)
+    painted = standing_at(sessions, TOYO, *at)
+    _said(painted, "colour all the HEA 100 members blue")
+    assert hea and set(painted.state()["colors"]) == hea
+    # the grade 8.8 bolts of assemblies that also hold grade 5.8 ones: only the 8.8 ones
+    graded = standing_at(sessions, TOYO, *at)
+    _said(graded, "how many bolt assemblies are grade 8.8?")
+    _said(graded, "colour them orange")
+    eight = {b.GlobalId for b in model.by_type("IfcMechanicalFastener")
+             if any("8.8" in m.Name for m in ifcopenshell.util.element.get_materials(b))}
+    assert eight and set(graded.state()["colors"]) == eight
+
+
+def test_rooms_with_tiled_floors_and_the_landing(sessions: ev.Sessions) -> None:
+    model = _model(ALLPLAN_HAUS)
+    tiled = {sp.GlobalId for sp in model.by_type("IfcSpace")
+             if any("keram" in str(v).lower() for pset in ifcopenshell.util.element.get_psets(sp).values()
+                    for k, v in pset.items() if "floor" in k.lower() and "cover" in k.lower())}
+    at = (33.0, 146.0, 3.78, 0.0)
+    r = _said(standing_at(sessions, ALLPLAN_HAUS, *at), "which rooms have got tiled floors")
+    assert tiled and set(r.value) == tiled
+    s = standing_at(sessions, ALLPLAN_HAUS, *at)
+    _said(s, "can you take me out onto the landing")
+    here = _said(s, "where am i").value
+    stairs = [sp for sp in model.by_type("IfcSpace") if "treppe" in f"{sp.Name} {sp.LongName}".lower()]
+    assert stairs and here in {sp.LongName or sp.Name for sp in stairs}
