@@ -78,6 +78,17 @@ def _hidden_by(sessions: ev.Sessions, ifc: str, at: tuple[float, float, float, f
     return set(s.state()["hidden"])
 
 
+def _same_state(sessions: ev.Sessions, ifc: str, at: tuple[float, float, float, float], plain: str, said: str,
+                key: str) -> Any:
+    """The state's ``key`` after ``said`` is what it is after ``plain`` said from the same place, and not empty."""
+    first = standing_at(sessions, ifc, *at)
+    _said(first, plain)
+    second = standing_at(sessions, ifc, *at)
+    _said(second, said)
+    assert first.state()[key] and second.state()[key] == first.state()[key], said
+    return first.state()[key]
+
+
 def test_their_total_floor_area_after_a_count_stays_a_total(sessions: ev.Sessions) -> None:
     offices = [sp for sp in _model(OFFICE).by_type("IfcSpace")
                if f"{sp.Name or ''} {sp.LongName or ''}".lower().strip().startswith("office")]
@@ -232,11 +243,8 @@ def test_bracing_no_name_says_is_found_by_its_slant(sessions: ev.Sessions) -> No
 
 
 def test_a_place_corrected_with_its_word_said_again(sessions: ev.Sessions) -> None:
-    said = standing_at(sessions, "AC20-FZK-Haus.ifc", 6.0, 2.5, 1.6, 270.0)
-    _said(said, "Pop a lamp next to the front door. No, sorry, next to the patio door.")
-    plain = standing_at(sessions, "AC20-FZK-Haus.ifc", 6.0, 2.5, 1.6, 270.0)
-    _said(plain, "pop a lamp next to the patio door")
-    assert said.state()["props"] and said.state()["props"] == plain.state()["props"]
+    _same_state(sessions, "AC20-FZK-Haus.ifc", (6.0, 2.5, 1.6, 270.0), "pop a lamp next to the patio door",
+                "Pop a lamp next to the front door. No, sorry, next to the patio door.", "props")
     rooms = standing_at(sessions, IFC_ENGINE, 5.0, 5.0, 1.6)
     assert rooms.say("hide the roof over room i, er, over room iii I mean").program["steps"][0]["target"] \
         == rooms.say("hide the roof over room iii").program["steps"][0]["target"]
@@ -290,12 +298,8 @@ def test_the_next_floor_and_the_ones_up_in_the_attic(sessions: ev.Sessions) -> N
     nxt = standing_at(sessions, SMILEY_ALLPLAN, 18.75, 3.46, 1.78, 270.0)
     _said(nxt, "take me up to the bathroom on the next floor")
     assert nxt.state()["pose"] == up.state()["pose"]
-    at = (26.25, 3.46, 1.78, 90.0)
-    attic = standing_at(sessions, SMILEY_ALLPLAN, *at)
-    _said(attic, "make the railings in the attic green")
-    said = standing_at(sessions, SMILEY_ALLPLAN, *at)
-    _said(said, "make the railings on the first floor green... actually no, the ones up in the attic")
-    assert said.state()["colors"] and said.state()["colors"] == attic.state()["colors"]
+    _same_state(sessions, SMILEY_ALLPLAN, (26.25, 3.46, 1.78, 90.0), "make the railings in the attic green",
+                "make the railings on the first floor green... actually no, the ones up in the attic", "colors")
 
 
 def test_the_floor_slab_of_an_upper_level_on_one_storey(sessions: ev.Sessions) -> None:
@@ -419,21 +423,13 @@ def test_the_way_two_the_loo_and_the_walk_after_where(sessions: ev.Sessions) -> 
 
 @needs_real
 def test_a_distance_said_again_replaces_the_first(sessions: ev.Sessions) -> None:
-    at = (1.5, 4.5, 1.6, 90.0)
-    plain = standing_at(sessions, BONSAI, *at)
-    _said(plain, "move the back door 30 centimetres to the left")
-    said = standing_at(sessions, BONSAI, *at)
-    _said(said, "move the back door half a metre to the left, no wait, make that thirty centimetres")
-    assert said.state()["transforms"] and said.state()["transforms"] == plain.state()["transforms"]
+    _same_state(sessions, BONSAI, (1.5, 4.5, 1.6, 90.0), "move the back door 30 centimetres to the left",
+                "move the back door half a metre to the left, no wait, make that thirty centimetres", "transforms")
 
 
 def test_us_and_our_are_the_speakers(sessions: ev.Sessions) -> None:
-    at = (3.3, -11.5, 1.6, 0.0)
-    me = standing_at(sessions, "duplex.ifc", *at)
-    _said(me, "take me to the bathroom upstairs")
-    us = standing_at(sessions, "duplex.ifc", *at)
-    _said(us, "take us to the bathroom upstairs")
-    assert us.state()["pose"] == me.state()["pose"]
+    _same_state(sessions, "duplex.ifc", (3.3, -11.5, 1.6, 0.0), "take me to the bathroom upstairs",
+                "take us to the bathroom upstairs", "pose")
 
 
 def test_a_storey_named_with_its_number_glued_said_apart(sessions: ev.Sessions) -> None:
