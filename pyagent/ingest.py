@@ -34,6 +34,8 @@ QUANTITY_KEYS: dict[str, tuple[str, ...]] = {
 
 
 _OPENINGS = ("IfcWindow", "IfcDoor")
+#: Classes whose area, where the file records none, is one face of them (a slab's top, a wall's side).
+_ONE_FACE = ("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")
 
 
 def quantity_scales(model: ifcopenshell.file, length_scale: float) -> dict[str, float]:
@@ -539,11 +541,9 @@ def build_building(model: ifcopenshell.file, meshes: MeshSet, path: str, file_ha
             el.dims = dict(rec.overall)
         if el.ifc_class == "IfcSpace" and "area" not in el.quantities and mi is not None:
             el.quantities["area"] = float(facts.footprint[mi])  # its plan, not its box (an L-shaped room)
-        if "area" not in el.quantities and "surface_area" in el.quantities and not el.ifc_class.startswith(_OPENINGS):
+        if "area" not in el.quantities and mi is not None and not el.ifc_class.startswith(_OPENINGS):
             # a slab's or a wall's area is one face of it (its top, one side), not its edges too
-            flat = facts.face_area[mi] if facts.face_area is not None and mi is not None else None
-            el.quantities["area"] = (float(flat) if flat else el.quantities["surface_area"] / 2.0) \
-                if el.ifc_class.startswith(("IfcWall", "IfcSlab", "IfcCovering", "IfcRoof", "IfcPlate")) \
+            el.quantities["area"] = float(facts.face_area[mi]) if el.ifc_class.startswith(_ONE_FACE) \
                 else el.quantities["surface_area"]
         elements[gid] = el
 

@@ -25,7 +25,7 @@ class MeshFacts:
     colour: np.ndarray  # (N,) index into the material table of the colour on the most faces (ties: lowest)
     #: (N,) half the area of the faces that lie parallel to the element's largest face: of a slab, its top (its
     #: area without its edges); of a wall, one side; of a pitched roof slab, its slope, not its plan
-    face_area: np.ndarray | None = None
+    face_area: np.ndarray
 
     @classmethod
     def of(cls, meshes: MeshSet) -> MeshFacts:

@@ -139,9 +139,12 @@ def names_kind(words: tuple[str, ...], text: str) -> bool:
     return any((w in text) if " " in w else any(p.startswith(w) or p.endswith(w) for p in parts) for w in words)
 
 
-# Kinds the executor also finds by where or how things lie when no name says them (joists under a floor, bracing on a
-# slant): each of their words means the kind in any building.
-KINDS_FOUND_BY_SHAPE: frozenset[str] = frozenset({"joist", "rafter", "purlin", "bracing"})
+# Kinds of structural member the executor finds where they are when no name says them: under a floor or in the roof.
+MEMBERS_BY_HEIGHT: dict[str, str] = {"joist": "floor", "rafter": "roof", "purlin": "roof"}
+# ... and by their slant (bracing: a rod from a column's foot to the next one's head).
+MEMBERS_BY_SLANT: frozenset[str] = frozenset({"bracing"})
+# So each word of those kinds means the kind in any building, named or not.
+KINDS_FOUND_BY_SHAPE: frozenset[str] = frozenset(MEMBERS_BY_HEIGHT) | MEMBERS_BY_SLANT
 
 # The classes things of a kind are written as (furniture, fittings, fixtures, stand-ins).
 KIND_CLASSES: frozenset[str] = frozenset({

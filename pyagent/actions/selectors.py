@@ -21,6 +21,8 @@ from pyagent.vocabulary import (
     BROADER_KINDS,
     KIND_CLASSES,
     KIND_WORDS,
+    KINDS_FOUND_BY_SHAPE,
+    MEMBERS_BY_HEIGHT,
     class_matches,
     class_noun,
     names_kind,
@@ -294,8 +296,6 @@ def _graded(rows: np.ndarray, tests: list[Callable[[int], bool]],
     return hit
 
 
-#: Kinds of structural member found by where they are when no name says them: under a floor or in the roof.
-_MEMBERS_BY_HEIGHT = {"joist": "floor", "rafter": "roof", "purlin": "roof"}
 #: How far under a storey's level a joist's top may be (metres: the floor's finish and boards).
 JOIST_DEPTH_M = 0.6
 #: Bracing found by its slant: both its rise and its run at least ``BRACE_MIN_M``, the smaller at least
@@ -569,10 +569,10 @@ class Resolver:
         elif sel.get("kind"):
             base_rows = rows
             rows = kind_rows(els, ids, rows, sel["kind"], remember=True)
-            if not len(rows) and str(sel["kind"]).lower() in _MEMBERS_BY_HEIGHT:
-                rows = self._members_by_height(base_rows, str(sel["kind"]).lower())
-            elif not len(rows) and str(sel["kind"]).lower() == "bracing":
-                rows = self._diagonal_members(base_rows)
+            kind = str(sel["kind"]).lower()
+            if not len(rows) and kind in KINDS_FOUND_BY_SHAPE:  # none named so: where or how they lie
+                rows = self._members_by_height(base_rows, kind) if kind in MEMBERS_BY_HEIGHT \
+                    else self._diagonal_members(base_rows)
         elif sel.get("name"):
             rows = name_rows(els, ids, rows, sel["name"], remember=True)
         if sel.get("storey"):
@@ -603,18 +603,8 @@ class Resolver:
         asked = frozenset(sel.get("class") or ())
         for f in sel.get("where") or []:
             said = [_compare(element_value(els[ids[r]], f["key"]), f["cmp"], f["value"]) for r in rows]
-            if f["key"] in ("material", "materials") and asked and len(rows):
-                # parts found through their whole's class ("the glass curtain walls": aluminium mullions and
-                # glass panels) are of the whole, which is made of what one sort of its parts is; parts of that
-                # sort made of something else stay out (the grade 5.8 bolts of an assembly of 8.8 ones)
-                made: dict[str, set[str]] = {}
-                for r, ok in zip(rows, said, strict=True):
-                    el = els[ids[r]]
-                    if ok and el.whole and el.whole_class in asked:
-                        made.setdefault(el.whole, set()).add(el.ifc_class)
-                said = [ok or (els[ids[r]].whole in made and els[ids[r]].whole_class in asked
-                               and els[ids[r]].ifc_class not in made[els[ids[r]].whole or ""])
-                        for r, ok in zip(rows, said, strict=True)]
+            if f["key"] in ("material", "materials") and asked:
+                said = self._whole_made_of(rows, said, asked)
             rows = rows[said]
         pose_relative = False
         for rel in sel.get("relations") or []:
@@ -1067,10 +1057,24 @@ class Resolver:
         levels = np.array([st.elevation for st in self.b.storeys], float)
         if not len(rows) or not len(levels):
             return rows[:0]
-        if _MEMBERS_BY_HEIGHT[kind] == "floor":
+        if MEMBERS_BY_HEIGHT[kind] == "floor":
             top = sp.bmax[rows, 2][:, None]
             return rows[np.any((top <= levels[None, :] + 0.05) & (top >= levels[None, :] - JOIST_DEPTH_M), axis=1)]
         return rows[sp.bmin[rows, 2] >= float(levels.max()) + ROOF_ABOVE_M]
+
+    def _whole_made_of(self, rows: np.ndarray, said: list[bool], asked: frozenset[str]) -> list[bool]:
+        """A material filter's verdicts on ``rows`` with parts found through their whole's class (one of ``asked``)
+        judged as the whole: "the glass curtain walls" are the curtain walls with glass panels, aluminium mullions
+        and all. A whole is made of what one sort (class) of its parts is; parts of that sort made of something
+        else stay out (the grade 5.8 bolts of an assembly of 8.8 ones)."""
+        parts = [self.b.elements[self.sp.ids[r]] for r in rows]
+        made: dict[str, set[str]] = {}
+        for el, ok in zip(parts, said, strict=True):
+            if ok and el.whole and el.whole_class in asked:
+                made.setdefault(el.whole, set()).add(el.ifc_class)
+        return [ok or (el.whole is not None and el.whole in made and el.whole_class in asked
+                       and el.ifc_class not in made[el.whole])
+                for el, ok in zip(parts, said, strict=True)]
 
     def _diagonal_members(self, rows: np.ndarray) -> np.ndarray:
         """Bracing where the file names none so: the beams and members that run on a slant in a vertical plane

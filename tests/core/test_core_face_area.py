@@ -47,7 +47,6 @@ def test_one_face_of_a_slab_a_wall_and_a_pitched_slab() -> None:
     wall = _box((0, 0, 0), (6, 0.2, 2.5))
     pitched = (_tilted(_box((0, 0, 0), (8, 5, 0.25))[0], 35.0), _box((0, 0, 0), (8, 5, 0.25))[1])
     facts = MeshFacts.of(_pack([slab, wall, pitched]))
-    assert facts.face_area is not None
     assert facts.face_area[0] == pytest.approx(40.0, rel=1e-5)  # its top, not (80 + 8.4) / 2
     assert facts.area[0] / 2 == pytest.approx(44.2, rel=1e-5)
     assert facts.face_area[1] == pytest.approx(15.0, rel=1e-5)  # one side
